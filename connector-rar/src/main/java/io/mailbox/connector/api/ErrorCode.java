@@ -1,0 +1,39 @@
+package io.mailbox.connector.api;
+
+/**
+ * Stable codes for every refusal. The code never changes meaning once released, so scripts and
+ * dashboards can match on it; the message text around it may improve.
+ */
+public enum ErrorCode {
+  /** The address text is not {@code scheme:user@host[/path]}. */
+  MALFORMED_ADDRESS("MBX-1001"),
+  /** The address carries a query or fragment, which would silently merge two mailboxes. */
+  ADDRESS_HAS_QUERY_OR_FRAGMENT("MBX-1002"),
+  /** No provider is registered for the address's scheme. */
+  UNKNOWN_SCHEME("MBX-1003"),
+  /** The message lacks something a post needs (a recipient, a body). */
+  INVALID_MESSAGE("MBX-1004"),
+  /** A provider with this scheme is already registered. */
+  DUPLICATE_PROVIDER("MBX-1005"),
+  /** The kernel or provider is not started (or was stopped). */
+  NOT_STARTED("MBX-2001"),
+  /** The connection handle was closed; get a new one from the factory. */
+  CONNECTION_CLOSED("MBX-2002"),
+  /** The resource adapter could not hand out a connection. */
+  CONNECTION_UNAVAILABLE("MBX-2003"),
+  /** An activation spec (MDB configuration) is incomplete or wrong. */
+  INVALID_ACTIVATION("MBX-2004"),
+  /** A transactional post could not be completed. */
+  TRANSACTION_FAILED("MBX-2005");
+
+  private final String code;
+
+  ErrorCode(String code) {
+    this.code = code;
+  }
+
+  /** The stable, printable code, for example {@code MBX-1002}. */
+  public String code() {
+    return code;
+  }
+}

@@ -1,0 +1,171 @@
+package io.mailbox.connector.api;
+
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * One letter: who it is for, who sent it, a text body (usually JSON) and string headers. Immutable;
+ * the send boundary stamps each copy with its own {@link SystemHeaders#SEND_ID} and {@link
+ * SystemHeaders#SENT_AT}.
+ */
+public final class MailMessage implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final String id;
+  private final MailAddress to;
+  private final MailAddress from;
+  private final String body;
+  private final Map<String, String> headers;
+
+  private MailMessage(Builder builder) {
+    this.id = builder.id != null ? builder.id : UUID.randomUUID().toString();
+    this.to = builder.to;
+    this.from = builder.from;
+    this.body = builder.body;
+    this.headers = Collections.unmodifiableMap(new TreeMap<>(builder.headers));
+  }
+
+  /** Starts a message to the given address; the address is parsed (and refused) right here. */
+  public static Builder to(String address) {
+    return new Builder().to(MailAddress.parse(address));
+  }
+
+  public static Builder to(MailAddress address) {
+    return new Builder().to(address);
+  }
+
+  /** The sender-chosen id (a UUID when the sender chose none). It may repeat; it is not a key. */
+  public String id() {
+    return id;
+  }
+
+  public MailAddress to() {
+    return to;
+  }
+
+  public Optional<MailAddress> from() {
+    return Optional.ofNullable(from);
+  }
+
+  public String body() {
+    return body;
+  }
+
+  /** All headers, sorted by name, read-only. */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  public Optional<String> header(String name) {
+    return Optional.ofNullable(headers.get(name));
+  }
+
+  /** The per-copy key minted at the send boundary, if this copy has passed it. */
+  public Optional<String> sendId() {
+    return header(SystemHeaders.SEND_ID);
+  }
+
+  /** A builder pre-filled with this message, for stamping copies. */
+  public Builder toBuilder() {
+    Builder builder = new Builder().id(id).to(to).from(from).body(body);
+    builder.headers.putAll(headers);
+    return builder;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof MailMessage that
+        && id.equals(that.id)
+        && to.equals(that.to)
+        && Objects.equals(from, that.from)
+        && body.equals(that.body)
+        && headers.equals(that.headers);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, to, from, body, headers);
+  }
+
+  /** Prints identity only: bodies may hold personal data and never go to logs. */
+  @Override
+  public String toString() {
+    return "MailMessage[id="
+        + id
+        + ", to="
+        + to
+        + ", sendId="
+        + headers.get(SystemHeaders.SEND_ID)
+        + "]";
+  }
+
+  /** Builds a {@link MailMessage}; {@link #build()} refuses one without recipient or body. */
+  public static final class Builder {
+    private String id;
+    private MailAddress to;
+    private MailAddress from;
+    private String body;
+    private final Map<String, String> headers = new TreeMap<>();
+
+    private Builder() {}
+
+    public Builder id(String id) {
+      this.id = id;
+      return this;
+    }
+
+    public Builder to(MailAddress to) {
+      this.to = to;
+      return this;
+    }
+
+    public Builder from(String from) {
+      return from(from == null ? null : MailAddress.parse(from));
+    }
+
+    public Builder from(MailAddress from) {
+      this.from = from;
+      return this;
+    }
+
+    public Builder body(String body) {
+      this.body = body;
+      return this;
+    }
+
+    public Builder header(String name, String value) {
+      if (name == null || name.isBlank() || value == null) {
+        throw new MailboxException(
+            ErrorCode.INVALID_MESSAGE, "Header names must be non-blank and values non-null.");
+      }
+      headers.put(name, value);
+      return this;
+    }
+
+    public Builder removeHeader(String name) {
+      headers.remove(name);
+      return this;
+    }
+
+    public MailMessage build() {
+      if (to == null) {
+        throw new MailboxException(
+            ErrorCode.INVALID_MESSAGE, "A message needs a recipient address ('to').");
+      }
+      if (body == null) {
+        throw new MailboxException(
+            ErrorCode.INVALID_MESSAGE, "A message needs a body; use \"\" for an empty one.");
+      }
+      if (id != null && id.isBlank()) {
+        throw new MailboxException(
+            ErrorCode.INVALID_MESSAGE, "A message id, when given, must not be blank.");
+      }
+      return new MailMessage(this);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package io.mailbox.connector.api;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Every address of every registered provider at one moment, sorted by address. A provider that
+ * cannot enumerate its addresses is listed in {@link #unsupportedProviders()} and makes the
+ * snapshot {@link AddressState#DEGRADED} instead of pretending its queues are empty.
+ */
+public record Snapshot(
+    AddressState state,
+    Instant takenAt,
+    List<AddressStatus> addresses,
+    List<String> unsupportedProviders)
+    implements Serializable {
+
+  public Snapshot {
+    addresses = List.copyOf(addresses);
+    unsupportedProviders = List.copyOf(unsupportedProviders);
+  }
+
+  public int addressCount() {
+    return addresses.size();
+  }
+
+  public long unreadCount() {
+    return addresses.stream().mapToLong(AddressStatus::unreadCount).sum();
+  }
+
+  public long inFlightCount() {
+    return addresses.stream().mapToLong(AddressStatus::inFlightCount).sum();
+  }
+}

@@ -1,0 +1,2 @@
+/** What applications compile against: addresses, messages, the connection factory and errors. */
+package io.mailbox.connector.api;
