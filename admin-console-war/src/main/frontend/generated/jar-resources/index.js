@@ -1,0 +1,2 @@
+export * from './Flow';
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,2 @@
+/** The dashboard: every address of every provider, refreshed live. */
+package io.mailbox.console.dashboard;

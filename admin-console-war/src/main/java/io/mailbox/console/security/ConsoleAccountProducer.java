@@ -1,0 +1,51 @@
+package io.mailbox.console.security;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.util.Optional;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/** Builds the console account once per application from MicroProfile Config. */
+@ApplicationScoped
+public class ConsoleAccountProducer {
+  /** Config key of the account name (default {@value ConsoleAccount#DEFAULT_USERNAME}). */
+  public static final String USERNAME_KEY = "mailbox.console.username";
+
+  /** Config key of the password; unset means a random one is generated and printed at start-up. */
+  public static final String PASSWORD_KEY = "mailbox.console.password";
+
+  private static final Logger LOG = Logger.getLogger(ConsoleAccountProducer.class.getName());
+
+  /** Builds the account when the application starts, so a generated password is printed at once. */
+  void atStartup(
+      @Observes @Initialized(ApplicationScoped.class) Object ignored, ConsoleAccount account) {
+    LOG.info(() -> "Console sign-in account: " + account.username());
+  }
+
+  // @Singleton, not @ApplicationScoped: the account is an immutable final class and needs no proxy.
+  @Produces
+  @Singleton
+  ConsoleAccount consoleAccount() {
+    Config config = ConfigProvider.getConfig();
+    Optional<String> username = config.getOptionalValue(USERNAME_KEY, String.class);
+    Optional<String> password = config.getOptionalValue(PASSWORD_KEY, String.class);
+    return ConsoleAccount.configure(
+        username.orElse(null),
+        password.orElse(null),
+        generated ->
+            // Shown once, on purpose: this is the development account the operator needs to sign
+            // in.
+            LOG.warning(
+                "No console password is configured ("
+                    + PASSWORD_KEY
+                    + " or MAILBOX_CONSOLE_PASSWORD); for this run sign in as '"
+                    + username.orElse(ConsoleAccount.DEFAULT_USERNAME)
+                    + "' with the generated password "
+                    + generated));
+  }
+}

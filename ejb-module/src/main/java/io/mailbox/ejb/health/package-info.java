@@ -1,0 +1,2 @@
+/** MicroProfile Health checks over the resource adapter. */
+package io.mailbox.ejb.health;

@@ -1,0 +1,54 @@
+package io.mailbox.examples.orders.web;
+
+import io.mailbox.examples.orders.OrderDesk;
+import io.mailbox.examples.orders.billing.BilledOrders;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code POST /orders-app/api/orders?item=book&quantity=2} places an order; {@code GET
+ * /orders-app/api/orders/billed} lists what billing received.
+ */
+@Path("orders")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class OrderResource {
+  private static final int MAX_QUANTITY = 1000;
+
+  @EJB private OrderDesk desk;
+  @EJB private BilledOrders billed;
+
+  @POST
+  public Response place(
+      @QueryParam("item") @DefaultValue("book") String item,
+      @QueryParam("quantity") @DefaultValue("1") int quantity) {
+    if (item.isBlank() || item.length() > 100 || quantity < 1 || quantity > MAX_QUANTITY) {
+      JsonObject error =
+          Json.createObjectBuilder()
+              .add("code", "ORD-400")
+              .add("message", "item must be 1-100 characters and quantity 1-" + MAX_QUANTITY)
+              .build();
+      return Response.status(Response.Status.BAD_REQUEST).entity(error).build();
+    }
+    String orderId = desk.place(item, quantity);
+    return Response.accepted(Json.createObjectBuilder().add("orderId", orderId).build()).build();
+  }
+
+  @GET
+  @Path("billed")
+  public JsonObject billed() {
+    var ids = Json.createArrayBuilder();
+    billed.recent().forEach(ids::add);
+    return Json.createObjectBuilder().add("billed", ids).build();
+  }
+}

@@ -1,0 +1,2 @@
+/** The shop's REST entry point: place orders, list what billing received. */
+package io.mailbox.examples.orders.web;

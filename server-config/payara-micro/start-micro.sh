@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Starts Payara Micro with Mailbox on its embedded defaults: the connector rar first (post-boot
+# file), then the console and example wars; the mem: provider; an H2 database in the data folder.
+# Waits until the console answers, prints where it is and how to sign in.
+#
+#   start-micro.sh [--detach]      --detach: return once the console answers (the server keeps running)
+#
+# Settings (environment):
+#   MAILBOX_HTTP_PORT          HTTP port (default 8080)
+#   MAILBOX_DATA               data folder (default <repo>/data): H2 files, log, pid, generated password
+#   MAILBOX_CONSOLE_USERNAME   console account (default admin)
+#   MAILBOX_CONSOLE_PASSWORD   console password (default: generated once into <data>/console-password)
+#   MAILBOX_JAVA_OPTS          extra JVM options for Payara Micro
+#   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 240)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+detach=false
+for arg in "$@"; do
+  case "$arg" in
+    --detach) detach=true ;;
+    *) echo "usage: $0 [--detach]" >&2; exit 2 ;;
+  esac
+done
+
+port="${MAILBOX_HTTP_PORT:-8080}"
+data="${MAILBOX_DATA:-$root/data}"
+timeout="${MAILBOX_START_TIMEOUT:-240}"
+rar="$root/connector-rar/target/mailbox-connector.rar"
+console_war="$root/admin-console-war/target/console.war"
+orders_war="$root/examples/orders-app/target/orders-app.war"
+micro_jar="$root/server-config/target/payara-micro.jar"
+
+for file in "$rar" "$console_war" "$orders_war" "$micro_jar"; do
+  if [ ! -f "$file" ]; then
+    echo "Missing $file: build first (bin/run builds and starts)." >&2
+    exit 1
+  fi
+done
+
+mkdir -p "$data/h2"
+data="$(cd "$data" && pwd)"
+pid_file="$data/payara-micro.pid"
+log_file="$data/payara-micro.log"
+
+if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+  echo "Mailbox is already running (pid $(cat "$pid_file")); stop it with: kill $(cat "$pid_file")" >&2
+  exit 1
+fi
+
+export MAILBOX_CONSOLE_USERNAME="${MAILBOX_CONSOLE_USERNAME:-admin}"
+password_shown="the value of MAILBOX_CONSOLE_PASSWORD"
+if [ -z "${MAILBOX_CONSOLE_PASSWORD:-}" ]; then
+  password_file="$data/console-password"
+  if [ ! -s "$password_file" ]; then
+    # A development password of its own per data folder; never one written in the code.
+    (umask 077 && head -c 18 /dev/urandom | base64 | tr '+/' '-_' > "$password_file")
+  fi
+  MAILBOX_CONSOLE_PASSWORD="$(cat "$password_file")"
+  export MAILBOX_CONSOLE_PASSWORD
+  # Only a generated development password is shown; a configured one is never echoed.
+  password_shown="'$MAILBOX_CONSOLE_PASSWORD' (generated, kept in $password_file)"
+fi
+
+sed -e "s#@H2_URL@#jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY#" \
+    -e "s#@RAR@#$rar#" \
+    "$here/post-boot-commands.asadmin" > "$data/post-boot-commands.asadmin"
+
+# shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
+java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
+  --nocluster --port "$port" \
+  --postbootcommandfile "$data/post-boot-commands.asadmin" \
+  --deploy "$console_war" --deploy "$orders_war" \
+  > "$log_file" 2>&1 &
+pid=$!
+echo "$pid" > "$pid_file"
+
+console_url="http://localhost:$port/console/"
+orders_url="http://localhost:$port/orders-app/api/orders"
+# A failed deployment does not stop Micro (it still logs "ready"): wait for HTTP answers instead.
+ready=false
+for _ in $(seq 1 "$timeout"); do
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "Payara Micro exited during start-up; the end of $log_file:" >&2
+    tail -n 40 "$log_file" >&2
+    rm -f "$pid_file"
+    exit 1
+  fi
+  if grep -q "Exception while loading the app" "$log_file"; then
+    echo "A deployment failed; the end of $log_file:" >&2
+    grep -m 3 -A 3 "Exception while loading the app" "$log_file" >&2 || true
+    kill "$pid" 2>/dev/null || true
+    rm -f "$pid_file"
+    exit 1
+  fi
+  console_code="$(curl -s -o /dev/null -w '%{http_code}' "$console_url" || true)"
+  orders_code="$(curl -s -o /dev/null -w '%{http_code}' "$orders_url/billed" || true)"
+  if [ "$console_code" = 200 ] && [ "$orders_code" = 200 ]; then
+    ready=true
+    break
+  fi
+  sleep 1
+done
+if [ "$ready" != true ]; then
+  echo "The console did not answer within ${timeout}s (console: $console_code, example: $orders_code); see $log_file" >&2
+  kill "$pid" 2>/dev/null || true
+  rm -f "$pid_file"
+  exit 1
+fi
+
+cat <<BANNER
+
+  Mailbox is running (Payara Micro, pid $pid).
+
+    Console   $console_url
+    Sign in   user '$MAILBOX_CONSOLE_USERNAME', password $password_shown
+    Example   curl -X POST '$orders_url?item=book&quantity=2'   (then watch mem://billing@shop/orders)
+    Health    http://localhost:$port/health/ready
+    Data      $data   (log: $log_file)
+    Stop      kill $pid
+
+BANNER
+
+if [ "$detach" = true ]; then
+  exit 0
+fi
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$pid_file"; exit 0' INT TERM
+wait "$pid"
+rm -f "$pid_file"

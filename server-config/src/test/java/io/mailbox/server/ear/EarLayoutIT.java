@@ -1,0 +1,102 @@
+package io.mailbox.server.ear;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The EAR for Payara Server and WildFly is well-formed: its application.xml names the connector,
+ * the services and both wars; every module it names is in the archive; the console war does not
+ * carry a second copy of the services.
+ */
+class EarLayoutIT {
+  private static final Path EAR = Path.of(System.getProperty("mailbox.ear"));
+
+  private static Document applicationXml(JarFile ear) throws Exception {
+    ZipEntry entry = ear.getEntry("META-INF/application.xml");
+    assertThat(entry).as("META-INF/application.xml").isNotNull();
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setNamespaceAware(true);
+    try (InputStream in = ear.getInputStream(entry)) {
+      return factory.newDocumentBuilder().parse(in);
+    }
+  }
+
+  private static List<String> texts(Document document, String tag) {
+    NodeList nodes = document.getElementsByTagNameNS("*", tag);
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      texts.add(nodes.item(i).getTextContent().strip());
+    }
+    return texts;
+  }
+
+  @Test
+  void applicationXmlNamesEveryModuleAndEveryModuleIsInTheArchive() throws Exception {
+    try (JarFile ear = new JarFile(EAR.toFile())) {
+      Document application = applicationXml(ear);
+
+      assertThat(texts(application, "connector")).containsExactly("mailbox-connector.rar");
+      assertThat(texts(application, "ejb")).containsExactly("mailbox-services.jar");
+      assertThat(texts(application, "web-uri"))
+          .containsExactlyInAnyOrder("console.war", "orders-app.war");
+      assertThat(texts(application, "context-root"))
+          .containsExactlyInAnyOrder("/console", "/orders-app");
+      assertThat(texts(application, "initialize-in-order")).containsExactly("true");
+      for (String module :
+          List.of(
+              "mailbox-connector.rar", "mailbox-services.jar", "console.war", "orders-app.war")) {
+        assertThat(ear.getEntry(module)).as(module).isNotNull();
+      }
+      Element root = application.getDocumentElement();
+      assertThat(root.getAttribute("version")).isEqualTo("10");
+    }
+  }
+
+  @Test
+  void theConsoleWarInTheEarLeavesTheServicesToTheEjbModule() throws Exception {
+    try (JarFile console = nestedArchive("console.war")) {
+      List<String> libs =
+          console.stream()
+              .map(ZipEntry::getName)
+              .filter(n -> n.startsWith("WEB-INF/lib/"))
+              .toList();
+      assertThat(libs).as("Vaadin ships inside the war").anyMatch(n -> n.contains("flow-server"));
+      assertThat(libs)
+          .as("no second copy of the EJB module")
+          .noneMatch(n -> n.contains("ejb-module"));
+      assertThat(console.getEntry("WEB-INF/beans.xml")).isNotNull();
+    }
+  }
+
+  @Test
+  void theConnectorInsideTheEarCarriesItsDescriptorAndClasses() throws Exception {
+    try (JarFile connector = nestedArchive("mailbox-connector.rar")) {
+      assertThat(connector.getEntry("META-INF/ra.xml")).isNotNull();
+      assertThat(connector.getEntry("mailbox-connector.jar")).isNotNull();
+    }
+  }
+
+  /** Copies a module out of the EAR into a temporary file that is deleted when the JVM exits. */
+  private static JarFile nestedArchive(String name) throws Exception {
+    Path copy = Files.createTempFile("ear-module", name);
+    copy.toFile().deleteOnExit();
+    try (JarFile ear = new JarFile(EAR.toFile());
+        InputStream in = ear.getInputStream(ear.getEntry(name))) {
+      Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+    }
+    return new JarFile(copy.toFile());
+  }
+}

@@ -1,0 +1,103 @@
+package io.mailbox.server.payaramicro;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Headless Debian Chromium driving the console, with the flags this machine needs (PLATFORM.md).
+ * Uses the system's chromedriver: tools that download their own browser fail here.
+ */
+final class ConsoleBrowser implements AutoCloseable {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private final ChromeDriver driver;
+  private final Path profile;
+
+  ConsoleBrowser() throws Exception {
+    profile = Files.createTempDirectory("chromium-profile");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary("/usr/bin/chromium");
+    options.addArguments(
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1440,900",
+        "--user-data-dir=" + profile);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+            .build();
+    driver = new ChromeDriver(service, options);
+  }
+
+  void open(String url) {
+    driver.get(url);
+  }
+
+  String title() {
+    return driver.getTitle();
+  }
+
+  /** Waits until an element with this id is visible and returns it. */
+  WebElement waitFor(String id) {
+    return new WebDriverWait(driver, WAIT)
+        .until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
+  }
+
+  /** Types into a Vaadin text field (its {@code <input>} sits in the field's light DOM). */
+  void type(String fieldId, String text) {
+    WebElement input = waitFor(fieldId).findElement(By.tagName("input"));
+    input.clear();
+    input.sendKeys(text);
+  }
+
+  void click(String id) {
+    waitFor(id).click();
+  }
+
+  void signIn(String username, String password) {
+    type("username", username);
+    type("password", password);
+    click("sign-in");
+  }
+
+  /** The texts of every rendered grid cell. */
+  List<String> gridCells() {
+    return driver.findElements(By.tagName("vaadin-grid-cell-content")).stream()
+        .map(WebElement::getText)
+        .toList();
+  }
+
+  /** Waits until some grid cell shows exactly {@code text}. */
+  void waitForGridCell(String text) {
+    new WebDriverWait(driver, WAIT).until(d -> gridCells().contains(text));
+  }
+
+  void screenshot(Path target) throws Exception {
+    Files.createDirectories(target.getParent());
+    Files.write(target, driver.getScreenshotAs(OutputType.BYTES));
+  }
+
+  @Override
+  public void close() throws java.io.IOException {
+    driver.quit();
+    try (var files = Files.walk(profile)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}

@@ -1,0 +1,216 @@
+package io.mailbox.server.payaramicro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the README's start script the way a user does (detached, on its own port and data folder),
+ * then checks over HTTP and in headless Chromium that the console, the example and the health check
+ * answer. Stops the server it started, by its process id.
+ */
+class RunScriptSmokeIT {
+  private static final Path REPOSITORY =
+      Path.of(System.getProperty("mailbox.repository")).toAbsolutePath().normalize();
+  private static final Path DATA = Path.of(System.getProperty("mailbox.testData")).toAbsolutePath();
+  private static final String USERNAME = "smoke-operator";
+  private static final String PASSWORD = UUID.randomUUID().toString();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private static int port;
+  private static long pid;
+  private static String scriptOutput;
+
+  @BeforeAll
+  static void startTheProductWithTheRunScript() throws Exception {
+    deleteRecursively(DATA);
+    port = freePort();
+    Path output = Files.createTempFile("start-micro", ".out");
+    ProcessBuilder start =
+        new ProcessBuilder(
+                "bash",
+                REPOSITORY.resolve("server-config/payara-micro/start-micro.sh").toString(),
+                "--detach")
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
+    start.environment().put("MAILBOX_HTTP_PORT", Integer.toString(port));
+    start.environment().put("MAILBOX_DATA", DATA.toString());
+    start.environment().put("MAILBOX_CONSOLE_USERNAME", USERNAME);
+    start.environment().put("MAILBOX_CONSOLE_PASSWORD", PASSWORD);
+    Process script = start.start();
+    boolean finished = script.waitFor(6, TimeUnit.MINUTES);
+    scriptOutput = Files.readString(output);
+    Path pidFile = DATA.resolve("payara-micro.pid");
+    if (Files.exists(pidFile)) {
+      pid = Long.parseLong(Files.readString(pidFile).strip());
+    }
+    assertThat(finished).as("start script returned:\n" + scriptOutput).isTrue();
+    assertThat(script.exitValue()).as("start script exit code:\n" + scriptOutput).isZero();
+  }
+
+  @AfterAll
+  static void stopTheServerByItsPid() throws Exception {
+    if (pid == 0) {
+      return;
+    }
+    var server = ProcessHandle.of(pid);
+    if (server.isPresent()) {
+      server.get().destroy();
+      try {
+        server.get().onExit().get(60, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        server.get().destroyForcibly();
+      }
+    }
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
+        .as("server stopped")
+        .isNotEqualTo(java.util.Optional.of(true));
+  }
+
+  private static String url(String path) {
+    return "http://localhost:" + port + path;
+  }
+
+  @Test
+  void theScriptPrintsWhereTheConsoleIsAndHowToSignIn() {
+    assertThat(scriptOutput)
+        .contains("Console   " + url("/console/"))
+        .contains("user '" + USERNAME + "'");
+  }
+
+  @Test
+  void theConsoleAnswersWithTheSignInPage() throws Exception {
+    HttpResponse<String> page = get("/console/");
+    assertThat(page.statusCode()).isEqualTo(200);
+
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      browser.waitFor("sign-in");
+      assertThat(browser.title()).isEqualTo("Sign in · Mailbox");
+    }
+  }
+
+  @Test
+  void aWrongPasswordIsRefusedAndTheDashboardStaysClosed() throws Exception {
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      browser.signIn(USERNAME, "not-" + PASSWORD);
+
+      assertThat(browser.waitFor("login-error").getText()).isEqualTo("Wrong username or password.");
+      assertThat(browser.title()).isEqualTo("Sign in · Mailbox");
+    }
+  }
+
+  @Test
+  void aSignedInOperatorSeesTheExamplesAddressAfterItPosted() throws Exception {
+    HttpResponse<String> placed =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=book&quantity=2")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(placed.statusCode()).as(placed.body()).isEqualTo(202);
+    String orderId = jsonString(placed.body(), "orderId");
+    awaitBilled(orderId);
+
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      browser.signIn(USERNAME, PASSWORD);
+      browser.waitFor("addresses");
+      browser.waitForGridCell("mem://billing@shop/orders");
+
+      assertThat(browser.title()).isEqualTo("Dashboard · Mailbox");
+      assertThat(browser.waitFor("signed-in-user").getText()).isEqualTo("Signed in as " + USERNAME);
+      assertThat(browser.waitFor("summary").getText()).contains("online");
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/dashboard.png"));
+    }
+  }
+
+  @Test
+  void theAdaptersReadinessCheckIsUp() throws Exception {
+    HttpResponse<String> health = get("/health/ready");
+
+    assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+    assertThat(health.body()).contains("mailbox-adapter").contains("\"UP\"");
+  }
+
+  @Test
+  void theEmbeddedDatabaseLivesInTheDataFolder() throws Exception {
+    // The sign-in tests wrote audit rows; the H2 file holding them is in the data folder.
+    try (var files = Files.list(DATA.resolve("h2"))) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .anyMatch(name -> name.startsWith("mailbox."));
+    }
+  }
+
+  @Test
+  void badOrderInputIsRefusedWithACode() throws Exception {
+    HttpResponse<String> refused =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?quantity=0")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body()).contains("ORD-400");
+  }
+
+  private static void awaitBilled(String orderId) throws Exception {
+    Instant deadline = Instant.now().plusSeconds(20);
+    String billed = "";
+    while (Instant.now().isBefore(deadline)) {
+      billed = get("/orders-app/api/orders/billed").body();
+      if (billed.contains(orderId)) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("billing never received order " + orderId + "; billed: " + billed);
+  }
+
+  private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(20)).build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  private static String jsonString(String json, String field) {
+    Matcher matcher = Pattern.compile("\"" + field + "\"\\s*:\\s*\"([^\"]+)\"").matcher(json);
+    assertThat(matcher.find()).as(field + " in " + json).isTrue();
+    return matcher.group(1);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static void deleteRecursively(Path folder) throws IOException {
+    if (Files.exists(folder)) {
+      try (var files = Files.walk(folder)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+}
