@@ -22,9 +22,7 @@ public enum ErrorCode {
   /** The resource adapter could not hand out a connection. */
   CONNECTION_UNAVAILABLE("MBX-2003"),
   /** An activation spec (MDB configuration) is incomplete or wrong. */
-  INVALID_ACTIVATION("MBX-2004"),
-  /** A transactional post could not be completed. */
-  TRANSACTION_FAILED("MBX-2005");
+  INVALID_ACTIVATION("MBX-2004");
 
   private final String code;
 
