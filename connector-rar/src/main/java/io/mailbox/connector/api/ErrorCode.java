@@ -15,6 +15,14 @@ public enum ErrorCode {
   INVALID_MESSAGE("MBX-1004"),
   /** A provider with this scheme is already registered. */
   DUPLICATE_PROVIDER("MBX-1005"),
+  /**
+   * Fetch options that contradict each other or are out of range (peek with manual ack, limit 0).
+   */
+  INVALID_FETCH_OPTIONS("MBX-1006"),
+  /** The provider does not declare the capability the call needs; nothing was changed. */
+  UNSUPPORTED_CAPABILITY("MBX-1007"),
+  /** A retry, dead-letter or lease setting is out of range. */
+  INVALID_POLICY("MBX-1008"),
   /** The kernel or provider is not started (or was stopped). */
   NOT_STARTED("MBX-2001"),
   /** The connection handle was closed; get a new one from the factory. */

@@ -21,6 +21,7 @@ public final class MailMessage implements Serializable {
   private final MailAddress from;
   private final String body;
   private final Map<String, String> headers;
+  private final Map<String, String> meta;
 
   private MailMessage(Builder builder) {
     this.id = builder.id != null ? builder.id : UUID.randomUUID().toString();
@@ -28,6 +29,7 @@ public final class MailMessage implements Serializable {
     this.from = builder.from;
     this.body = builder.body;
     this.headers = Collections.unmodifiableMap(new TreeMap<>(builder.headers));
+    this.meta = Collections.unmodifiableMap(new TreeMap<>(builder.meta));
   }
 
   /** Starts a message to the given address; the address is parsed (and refused) right here. */
@@ -61,6 +63,14 @@ public final class MailMessage implements Serializable {
     return headers;
   }
 
+  /**
+   * Application metadata that travels with the message but is not a transport header (a tenant, a
+   * trace note). The kernel never reads it. Sorted, read-only.
+   */
+  public Map<String, String> meta() {
+    return meta;
+  }
+
   public Optional<String> header(String name) {
     return Optional.ofNullable(headers.get(name));
   }
@@ -74,6 +84,7 @@ public final class MailMessage implements Serializable {
   public Builder toBuilder() {
     Builder builder = new Builder().id(id).to(to).from(from).body(body);
     builder.headers.putAll(headers);
+    builder.meta.putAll(meta);
     return builder;
   }
 
@@ -84,12 +95,13 @@ public final class MailMessage implements Serializable {
         && to.equals(that.to)
         && Objects.equals(from, that.from)
         && body.equals(that.body)
-        && headers.equals(that.headers);
+        && headers.equals(that.headers)
+        && meta.equals(that.meta);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, to, from, body, headers);
+    return Objects.hash(id, to, from, body, headers, meta);
   }
 
   /** Prints identity only: bodies may hold personal data and never go to logs. */
@@ -111,6 +123,7 @@ public final class MailMessage implements Serializable {
     private MailAddress from;
     private String body;
     private final Map<String, String> headers = new TreeMap<>();
+    private final Map<String, String> meta = new TreeMap<>();
 
     private Builder() {}
 
@@ -144,6 +157,15 @@ public final class MailMessage implements Serializable {
             ErrorCode.INVALID_MESSAGE, "Header names must be non-blank and values non-null.");
       }
       headers.put(name, value);
+      return this;
+    }
+
+    public Builder meta(String name, String value) {
+      if (name == null || name.isBlank() || value == null) {
+        throw new MailboxException(
+            ErrorCode.INVALID_MESSAGE, "Meta names must be non-blank and values non-null.");
+      }
+      meta.put(name, value);
       return this;
     }
 

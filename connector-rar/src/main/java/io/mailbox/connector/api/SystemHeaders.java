@@ -15,9 +15,52 @@ public final class SystemHeaders {
   /** When the copy passed the send boundary, ISO-8601 UTC. */
   public static final String SENT_AT = "mbx-sent-at";
 
+  /** The attempt inside one delivery's retry chain (restarts at 1 when the message is requeued). */
+  public static final String ATTEMPT = "mbx-attempt";
+
+  /** The attempt cap of the retry policy, when one is set. */
+  public static final String MAX_ATTEMPTS = "mbx-max-attempts";
+
+  /**
+   * Which hand-out round this is; accumulates across requeues (a provider's redelivery counter).
+   */
+  public static final String ROUND = "mbx-round";
+
+  /**
+   * Why a dead-letter record was given up: {@code fatal}, {@code retriable}, {@code consumer-nack}.
+   */
+  public static final String DEAD_LETTER_REASON = "mbx-dead-letter-reason";
+
+  /** Attempts in the chain that died. */
+  public static final String DEAD_LETTER_ATTEMPTS = "mbx-dead-letter-attempts";
+
+  /** The round the message was on when it died. */
+  public static final String DEAD_LETTER_ROUND = "mbx-dead-letter-round";
+
+  /** A bounded description of the failure (type and message, never the payload). */
+  public static final String DEAD_LETTER_ERROR = "mbx-dead-letter-error";
+
+  /** The queue the record was given up from. */
+  public static final String DEAD_LETTER_TOPIC = "mbx-dead-letter-topic";
+
+  /** How deep in the dead-letter chain the record is (1 = first level). */
+  public static final String DEAD_LETTER_DEPTH = "mbx-dead-letter-depth";
+
+  /** {@code true} on a record parked at the end of the chain. */
+  public static final String DEAD_LETTER_TERMINAL = "mbx-dead-letter-terminal";
+
   private SystemHeaders() {}
 
   public static boolean isSystemHeader(String name) {
     return name.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
+  }
+
+  /** An integer header of a copy, or {@code fallback} when absent or malformed. */
+  public static int intHeader(MailMessage message, String name, int fallback) {
+    try {
+      return message.header(name).map(Integer::parseInt).orElse(fallback);
+    } catch (NumberFormatException e) {
+      return fallback;
+    }
   }
 }

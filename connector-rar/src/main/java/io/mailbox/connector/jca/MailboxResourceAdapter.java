@@ -32,7 +32,7 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   /** Providers the adapter can start, by scheme. Brokers are added as their providers land. */
   static final Map<String, Supplier<MailboxProvider>> AVAILABLE_PROVIDERS =
-      Map.of(MemoryProvider.SCHEME, MemoryProvider::new);
+      Map.of(MemoryProvider.SCHEME, MemoryProvider::isolated);
 
   private String enabledProviders = MemoryProvider.SCHEME;
 

@@ -2,18 +2,26 @@ package io.mailbox.connector.kernel;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.FetchOptions;
+import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.spi.MailboxProvider;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -21,7 +29,12 @@ import java.util.TreeMap;
 /**
  * The kernel: a registry of providers by scheme, and the one door every operation goes through.
  * Plain Java (no JCA, CDI or JPA types) so its rules are unit-tested without a server. Addresses
- * are parsed (and bad ones refused) before any provider is touched.
+ * are parsed, and bad ones refused, before any provider is touched.
+ *
+ * <p>Four verbs: <b>post</b> writes; <b>subscribe</b> registers a callback that runs when mail
+ * arrives; <b>fetch</b> takes the next message yourself; <b>peek</b> looks without taking. A post
+ * goes to every subscriber present at that moment or, when there is none, to the queue — never
+ * both.
  */
 public final class Mailbox {
   private final Map<String, MailboxProvider> providers = new TreeMap<>();
@@ -35,6 +48,8 @@ public final class Mailbox {
     this.clock = clock;
   }
 
+  // ---- registry -------------------------------------------------------------------------------
+
   /** Registers a provider for its scheme; a second provider for the same scheme is refused. */
   public synchronized Mailbox register(MailboxProvider provider) {
     if (providers.containsKey(provider.scheme())) {
@@ -43,13 +58,16 @@ public final class Mailbox {
           "A provider for '" + provider.scheme() + ":' is already registered.");
     }
     providers.put(provider.scheme(), provider);
+    provider.registered();
     return this;
   }
 
-  /** The provider for a scheme ({@code "mem"} or {@code "mem:"}), if registered. */
+  /**
+   * The provider for a scheme ({@code "mem"} or {@code "mem:"}), if registered (lenient lookup).
+   */
   public synchronized Optional<MailboxProvider> provider(String scheme) {
     String key = scheme.endsWith(":") ? scheme.substring(0, scheme.length() - 1) : scheme;
-    return Optional.ofNullable(providers.get(key.toLowerCase(java.util.Locale.ROOT)));
+    return Optional.ofNullable(providers.get(key.toLowerCase(Locale.ROOT)));
   }
 
   /**
@@ -72,6 +90,14 @@ public final class Mailbox {
     return List.copyOf(providers.keySet());
   }
 
+  /** Whether {@code operation} (a {@link Capabilities} name) is possible at {@code address}. */
+  public boolean can(String operation, String address) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).can(operation, parsed);
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
   /** Starts every provider. */
   public void start() {
     registered().forEach(MailboxProvider::start);
@@ -82,20 +108,52 @@ public final class Mailbox {
     registered().forEach(p -> p.stop(purge));
   }
 
+  /**
+   * Drops every provider's queued and in-flight messages; subscriptions and parked records stay.
+   */
+  public long clear() {
+    return registered().stream().mapToLong(MailboxProvider::clear).sum();
+  }
+
+  // ---- the four verbs -------------------------------------------------------------------------
+
   /** Posts through the provider of the recipient's scheme; returns the stamped copy. */
   public MailMessage post(MailMessage message) {
     return requireProvider(message.to().scheme()).post(message);
   }
 
+  /** Subscribes; returns once the provider established the subscription. */
   public Subscription subscribe(String address, MailboxSubscriber subscriber) {
     MailAddress parsed = MailAddress.parse(address);
     return requireProvider(parsed.scheme()).subscribe(parsed, subscriber);
   }
 
+  /** Takes the next queued message, auto-acknowledged. */
   public Optional<MailMessage> fetch(String address) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).fetch(parsed);
+    return fetch(address, FetchOptions.autoAck()).stream().findFirst().map(Delivery::message);
   }
+
+  /** Fetches as the options say: auto-ack, under a lease (settle each delivery once), or peek. */
+  public List<Delivery> fetch(String address, FetchOptions options) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).fetch(parsed, options);
+  }
+
+  /** Read-only copies of up to {@code limit} queued messages; changes nothing. */
+  public List<MailMessage> peek(String address, int limit) {
+    return fetch(address, FetchOptions.peek(limit)).stream().map(Delivery::message).toList();
+  }
+
+  /**
+   * Settles a leased copy by its key (from a {@link Delivery} or {@link #locate}) and lease id.
+   * Handing it a sender's message id instead of a key returns false and touches nothing.
+   */
+  public boolean settle(String address, String key, String leaseId, Disposition disposition) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).settle(parsed, key, leaseId, disposition);
+  }
+
+  // ---- observation and repair -----------------------------------------------------------------
 
   public AddressStatus status(String address) {
     MailAddress parsed = MailAddress.parse(address);
@@ -104,7 +162,7 @@ public final class Mailbox {
 
   /**
    * Every address of every provider, sorted by address. A provider that cannot enumerate is listed
-   * as unsupported and degrades the snapshot; so does any address that is not online.
+   * as unsupported and degrades the snapshot; a stopped provider makes it offline.
    */
   public Snapshot snapshot() {
     List<AddressStatus> addresses = new ArrayList<>();
@@ -118,19 +176,74 @@ public final class Mailbox {
       }
     }
     addresses.sort(Comparator.comparing(AddressStatus::address));
-    boolean allOnline =
+    boolean allHealthy =
         addresses.stream()
             .allMatch(a -> a.state() == AddressState.ONLINE || a.state() == AddressState.UNKNOWN);
     boolean allStarted = registered().stream().allMatch(MailboxProvider::isStarted);
     AddressState state;
     if (registered().isEmpty() || !allStarted) {
       state = AddressState.OFFLINE;
-    } else if (!unsupported.isEmpty() || !allOnline) {
+    } else if (!unsupported.isEmpty() || !allHealthy) {
       state = AddressState.DEGRADED;
     } else {
       state = AddressState.ONLINE;
     }
     return new Snapshot(state, clock.instant(), addresses, unsupported);
+  }
+
+  /**
+   * Reclaims the expired leases of one address. {@code supported = false}: the provider has none.
+   */
+  public RecoverResult recover(String address) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).recover(parsed);
+  }
+
+  /** Reclaims expired leases everywhere it can; providers that cannot list or recover are named. */
+  public RecoverResult recover() {
+    long reclaimed = 0;
+    Map<MailAddress, Long> byAddress = new HashMap<>();
+    List<String> unsupported = new ArrayList<>();
+    for (MailboxProvider provider : registered()) {
+      Optional<List<AddressStatus>> listed = provider.enumerate();
+      if (listed.isEmpty() || !provider.supports(Capabilities.RECOVER)) {
+        unsupported.add(provider.scheme());
+        continue;
+      }
+      for (AddressStatus status : listed.get()) {
+        RecoverResult one = provider.recover(status.address());
+        reclaimed += one.reclaimed();
+        byAddress.putAll(one.byAddress());
+      }
+    }
+    return new RecoverResult(reclaimed, unsupported.isEmpty(), byAddress, unsupported);
+  }
+
+  /**
+   * Every copy of a sender's message id in every provider that can look, with its key. Read-only.
+   */
+  public List<LocatedCopy> locate(String messageId) {
+    return registered().stream()
+        .filter(provider -> provider.supports(Capabilities.LOCATE))
+        .flatMap(provider -> provider.locate(messageId).stream())
+        .toList();
+  }
+
+  /** Records parked at {@code address}: never handed out again, readable only here. */
+  public List<MailMessage> peekParked(String address, int limit) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).peekParked(parsed, limit);
+  }
+
+  /** Removes every parked record of {@code address}; returns how many. */
+  public int purgeParked(String address) {
+    return purgeParked(address, null);
+  }
+
+  /** Removes one parked record by its copy key (or all when {@code key} is null). */
+  public int purgeParked(String address, String key) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).purgeParked(parsed, key);
   }
 
   private synchronized List<MailboxProvider> registered() {

@@ -5,15 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.DeadLetterPolicy;
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.testsupport.ManualClock;
+import io.mailbox.connector.testsupport.ManualScheduler;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +32,7 @@ class MailboxTest {
 
   @BeforeEach
   void start() {
-    mailbox = new Mailbox().register(new MemoryProvider());
+    mailbox = new Mailbox().register(MemoryProvider.isolated());
     mailbox.start();
   }
 
@@ -95,15 +105,75 @@ class MailboxTest {
     assertThat(mailbox.snapshot().state()).isEqualTo(AddressState.OFFLINE);
   }
 
-  /** A provider that, like a broker, cannot list its addresses. */
+  @Test
+  void fetchPeekAndSettleGoThroughTheKernelByAddress() {
+    mailbox.post(MailMessage.to("mem:a@b/c").id("x").body("{}").build());
+
+    assertThat(mailbox.peek("mem:a@b/c", 5)).extracting(MailMessage::id).containsExactly("x");
+    Delivery delivery = mailbox.fetch("mem:a@b/c", FetchOptions.leased()).get(0);
+    assertThat(
+            mailbox.settle(
+                "mem://a@b/c",
+                delivery.key(),
+                delivery.leaseId().orElseThrow(),
+                Disposition.HANDLED))
+        .isTrue();
+    assertThat(mailbox.status("mem:a@b/c").inFlightCount()).isZero();
+  }
+
+  @Test
+  void recoverOfEverythingNamesTheProvidersThatCannot() {
+    mailbox.register(new BlindProvider());
+    mailbox.start();
+    mailbox.post(MailMessage.to("mem:a@b/c").body("{}").build());
+
+    RecoverResult result = mailbox.recover();
+
+    assertThat(result.supported()).isFalse();
+    assertThat(result.unsupportedProviders()).containsExactly("blind");
+    assertThat(mailbox.recover("blind:x@y").supported()).isFalse();
+  }
+
+  @Test
+  void locateAsksEveryProviderThatCanAndClearDropsTheBacklog() {
+    mailbox.post(MailMessage.to("mem:a@b/c").id("dup").body("{}").build());
+    mailbox.post(MailMessage.to("mem:a@b/d").id("dup").body("{}").build());
+
+    assertThat(mailbox.locate("dup")).hasSize(2);
+    assertThat(mailbox.clear()).isEqualTo(2);
+    assertThat(mailbox.locate("dup")).isEmpty();
+  }
+
+  @Test
+  void capabilitiesAreAnsweredPerAddress() {
+    assertThat(mailbox.can(Capabilities.PEEK, "mem:a@b")).isTrue();
+    assertThat(mailbox.can(Capabilities.DEAD_LETTER, "mem:a@b")).isFalse();
+    mailbox.requireProvider("mem").enableDeadLetterQueue(DeadLetterPolicy.defaults());
+    assertThat(mailbox.can(Capabilities.DEAD_LETTER, "mem:a@b")).isTrue();
+  }
+
+  @Test
+  void parkedOperationsNeedTheCapability() {
+    mailbox.register(new BlindProvider());
+
+    assertThatThrownBy(() -> mailbox.peekParked("blind:x@y", 1)).hasMessageStartingWith("MBX-1007");
+    assertThat(mailbox.purgeParked("mem:a@b")).isZero();
+  }
+
+  /** A provider that, like a broker, cannot list its addresses, recover or park. */
   private static final class BlindProvider extends MailboxProvider {
     BlindProvider() {
-      super(Clock.systemUTC());
+      super(Clock.systemUTC(), new ManualScheduler(new ManualClock(java.time.Instant.EPOCH)));
     }
 
     @Override
     public String scheme() {
       return "blind";
+    }
+
+    @Override
+    protected Set<String> declaredCapabilities() {
+      return Set.of();
     }
 
     @Override
@@ -117,16 +187,12 @@ class MailboxTest {
     }
 
     @Override
-    protected void send(MailMessage stamped) {}
+    protected void send(MailAddress topic, MailMessage copy) {}
 
     @Override
-    protected AutoCloseable openSubscription(MailAddress address, MailboxSubscriber subscriber) {
+    protected AutoCloseable openSubscription(
+        MailAddress address, ProviderSubscription subscription) {
       return () -> {};
-    }
-
-    @Override
-    protected Optional<MailMessage> take(MailAddress address) {
-      return Optional.empty();
     }
   }
 }

@@ -2,47 +2,87 @@ package io.mailbox.connector.provider.mem;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
-import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderSubscription;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Comparator;
-import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Logger;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
- * The {@code mem:} provider: each address is a queue plus a list of subscribers in this JVM. Every
- * instance has its own state, so two adapters (or two tests) never see each other's mail.
+ * The {@code mem:} provider: a broker simulated in this JVM's memory ({@link MemoryBus}). It
+ * supports everything the kernel knows: peek, leases with lazy reclaim, recover, an opt-in lease
+ * sweeper, locate, parking, and (opt-in) retries and dead letters from the base class.
  *
- * <p>A post goes to every subscriber present at that moment, or else to the queue; never both. A
- * broadcast is settled once all its deliveries have: if any was handled the message is done; if
- * none was and at least one asked for a retry, one copy goes back to the head of the queue; if all
- * failed fatally it is discarded (and logged).
+ * <p>Status extension keys: {@code mem.overdueInFlightCount} (in flight, lease expired, not yet
+ * reclaimed: alert on this, not on in-flight), {@code mem.oldestOverdueMs}, {@code
+ * mem.parkedCount}, {@code mem.subscriberCount}.
  */
 public final class MemoryProvider extends MailboxProvider {
   public static final String SCHEME = "mem";
 
-  private static final Logger LOG = Logger.getLogger(MemoryProvider.class.getName());
+  private static final Set<String> CAPABILITIES =
+      Set.of(
+          Capabilities.PEEK,
+          Capabilities.LEASE,
+          Capabilities.RECOVER,
+          Capabilities.STATUS,
+          Capabilities.ENUMERATE,
+          Capabilities.LOCATE,
+          Capabilities.PARKED);
 
-  private final Map<MailAddress, Topic> topics = new ConcurrentHashMap<>();
+  private static final ExecutorScheduler DEFAULT_SCHEDULER = new ExecutorScheduler();
 
-  public MemoryProvider() {
-    this(Clock.systemUTC());
+  private final MemoryBus bus;
+  private final Duration leaseSweepInterval;
+  private volatile Scheduler.Cancellable sweeper;
+
+  /**
+   * @param bus where the queues live
+   * @param leaseSweepInterval how often expired leases are reclaimed on a clock; {@link
+   *     Duration#ZERO} (the default) leaves reclaiming to the next manual-ack fetch and {@code
+   *     recover()}
+   */
+  public MemoryProvider(
+      MemoryBus bus, Clock clock, Scheduler scheduler, Duration leaseSweepInterval) {
+    super(clock, scheduler);
+    if (leaseSweepInterval == null || leaseSweepInterval.isNegative()) {
+      throw new MailboxException(
+          ErrorCode.INVALID_POLICY, "The lease sweep interval must be zero (off) or positive.");
+    }
+    this.bus = bus;
+    this.leaseSweepInterval = leaseSweepInterval;
   }
 
-  public MemoryProvider(Clock clock) {
-    super(clock);
+  /** On the process-wide shared bus. */
+  public MemoryProvider() {
+    this(MemoryBus.shared(), Clock.systemUTC(), DEFAULT_SCHEDULER, Duration.ZERO);
+  }
+
+  /** On a private bus nobody else can see. */
+  public static MemoryProvider isolated() {
+    return new MemoryProvider(
+        MemoryBus.isolated(), Clock.systemUTC(), DEFAULT_SCHEDULER, Duration.ZERO);
+  }
+
+  /** On the bus of a named scope: shared within it, invisible across scopes. */
+  public static MemoryProvider forScope(String scope) {
+    return new MemoryProvider(
+        MemoryBus.scope(scope), Clock.systemUTC(), DEFAULT_SCHEDULER, Duration.ZERO);
   }
 
   @Override
@@ -50,115 +90,150 @@ public final class MemoryProvider extends MailboxProvider {
     return SCHEME;
   }
 
-  @Override
-  protected void send(MailMessage stamped) {
-    Topic topic = topic(stamped.to());
-    List<MailboxSubscriber> receivers;
-    synchronized (topic) {
-      topic.lastActivity = now();
-      receivers = List.copyOf(topic.subscribers);
-      if (receivers.isEmpty()) {
-        topic.queue.addLast(stamped);
-        return;
-      }
-      topic.inFlight++;
-    }
-    broadcast(topic, stamped, receivers);
-  }
-
-  private void broadcast(Topic topic, MailMessage message, List<MailboxSubscriber> receivers) {
-    List<CompletableFuture<Disposition>> deliveries = new ArrayList<>(receivers.size());
-    for (MailboxSubscriber receiver : receivers) {
-      deliveries.add(deliverTo(receiver, message).toCompletableFuture());
-    }
-    CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new))
-        .thenRun(
-            () ->
-                settleBroadcast(
-                    topic, message, deliveries.stream().map(CompletableFuture::join).toList()));
-  }
-
-  private void settleBroadcast(Topic topic, MailMessage message, List<Disposition> outcomes) {
-    synchronized (topic) {
-      topic.inFlight--;
-      if (outcomes.contains(Disposition.HANDLED)) {
-        return;
-      }
-      if (outcomes.contains(Disposition.UNHANDLED)) {
-        // Nobody handled it and somebody asked for a retry: one copy back to the head of the queue.
-        topic.queue.addFirst(message);
-        return;
-      }
-    }
-    LOG.warning(() -> "Discarded " + message + ": every subscriber rejected it.");
+  public MemoryBus bus() {
+    return bus;
   }
 
   @Override
-  protected AutoCloseable openSubscription(MailAddress address, MailboxSubscriber subscriber) {
-    Topic topic = topic(address);
-    // Wrapped so that subscribing the same callback twice yields two independent subscriptions.
-    MailboxSubscriber registration = subscriber::deliver;
-    topic.subscribers.add(registration);
-    return () -> topic.subscribers.remove(registration);
+  protected Set<String> declaredCapabilities() {
+    return CAPABILITIES;
   }
 
   @Override
-  protected Optional<MailMessage> take(MailAddress address) {
-    Topic topic = topics.get(address);
-    if (topic == null) {
-      return Optional.empty();
+  protected void onStart() {
+    if (!leaseSweepInterval.isZero()) {
+      scheduleSweep();
     }
-    synchronized (topic) {
-      MailMessage next = topic.queue.pollFirst();
-      if (next != null) {
-        topic.lastActivity = now();
-      }
-      return Optional.ofNullable(next);
+  }
+
+  private void scheduleSweep() {
+    sweeper =
+        scheduler()
+            .schedule(
+                leaseSweepInterval,
+                () -> {
+                  if (isStarted()) {
+                    bus.topics().forEach(entry -> entry.getValue().reclaimExpired(now()));
+                    scheduleSweep();
+                  }
+                });
+  }
+
+  @Override
+  protected void onStop(boolean purge) {
+    Scheduler.Cancellable current = sweeper;
+    if (current != null) {
+      current.cancel();
     }
+    if (purge) {
+      clearBacklog();
+    }
+  }
+
+  @Override
+  protected void send(MailAddress topic, MailMessage copy) {
+    List<ProviderSubscription> receivers = bus.topic(topic).receiversOrEnqueue(copy, now());
+    if (!receivers.isEmpty()) {
+      dispatch(topic, copy, receivers);
+    }
+  }
+
+  @Override
+  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
+    MemoryTopic topic = bus.topic(address);
+    topic.subscribe(subscription);
+    return () -> topic.unsubscribe(subscription);
+  }
+
+  @Override
+  protected List<MailMessage> takeQueued(
+      MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
+    return bus.existing(address)
+        .map(topic -> topic.take(limit, lease, handOut, now()))
+        .orElse(List.of());
+  }
+
+  @Override
+  protected List<MailMessage> peekQueued(MailAddress address, int limit) {
+    return bus.existing(address).map(topic -> topic.peek(limit)).orElse(List.of());
+  }
+
+  @Override
+  protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+    return bus.existing(address).flatMap(topic -> topic.release(key, leaseId));
+  }
+
+  @Override
+  protected boolean requeue(MailAddress address, MailMessage copy) {
+    return bus.topic(address).requeue(copy);
+  }
+
+  @Override
+  protected void park(MailAddress address, MailMessage record) {
+    bus.topic(address).park(record);
+  }
+
+  @Override
+  protected long reclaimExpired(MailAddress address) {
+    return bus.existing(address).map(topic -> (long) topic.reclaimExpired(now())).orElse(0L);
+  }
+
+  @Override
+  protected List<LocatedCopy> locateCopies(String messageId) {
+    return bus.topics().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .flatMap(entry -> entry.getValue().locate(entry.getKey(), messageId).stream())
+        .toList();
+  }
+
+  @Override
+  protected List<MailMessage> parkedCopies(MailAddress address, int limit) {
+    return bus.existing(address).map(topic -> topic.parked(limit)).orElse(List.of());
+  }
+
+  @Override
+  protected int removeParked(MailAddress address, String key) {
+    return bus.existing(address).map(topic -> topic.removeParked(key)).orElse(0);
+  }
+
+  @Override
+  protected long clearBacklog() {
+    return bus.topics().stream().mapToLong(entry -> entry.getValue().clearBacklog()).sum();
   }
 
   @Override
   public AddressStatus status(MailAddress address) {
-    Topic topic = topics.get(address);
-    return topic == null ? AddressStatus.unknown(address) : topic.status(address);
+    return bus.existing(address)
+        .map(topic -> statusOf(address, topic))
+        .orElseGet(() -> AddressStatus.unknown(address));
   }
 
   @Override
   public Optional<List<AddressStatus>> enumerate() {
     return Optional.of(
-        topics.entrySet().stream()
-            .map(e -> e.getValue().status(e.getKey()))
+        bus.topics().stream()
+            .map(entry -> statusOf(entry.getKey(), entry.getValue()))
             .sorted(Comparator.comparing(AddressStatus::address))
             .toList());
   }
 
-  @Override
-  protected void onStop(boolean purge) {
-    if (purge) {
-      topics.clear();
+  private AddressStatus statusOf(MailAddress address, MemoryTopic topic) {
+    MemoryTopic.Counts counts = topic.counts(now());
+    if (!counts.known()) {
+      return AddressStatus.unknown(address);
     }
-  }
-
-  private Topic topic(MailAddress address) {
-    return topics.computeIfAbsent(address, ignored -> new Topic());
-  }
-
-  /** One address: its queue, its subscribers and its counters. Guarded by its own monitor. */
-  private static final class Topic {
-    final Deque<MailMessage> queue = new ArrayDeque<>();
-    final List<MailboxSubscriber> subscribers = new CopyOnWriteArrayList<>();
-    long inFlight;
-    Instant lastActivity;
-
-    synchronized AddressStatus status(MailAddress address) {
-      return new AddressStatus(
-          address,
-          AddressState.ONLINE,
-          true,
-          queue.size(),
-          inFlight,
-          lastActivity,
-          Map.of(SCHEME + ".subscriberCount", subscribers.size()));
-    }
+    Map<String, Object> extensions = new LinkedHashMap<>();
+    extensions.put(SCHEME + ".overdueInFlightCount", counts.overdue());
+    extensions.put(SCHEME + ".oldestOverdueMs", counts.oldestOverdue().toMillis());
+    extensions.put(SCHEME + ".parkedCount", counts.parked());
+    extensions.put(SCHEME + ".subscriberCount", counts.subscribers());
+    return new AddressStatus(
+        address,
+        AddressState.ONLINE,
+        true,
+        counts.unread(),
+        counts.inFlight() + broadcastsInFlight(address),
+        counts.lastActivity(),
+        extensions);
   }
 }

@@ -1,0 +1,36 @@
+package io.mailbox.connector.api;
+
+/**
+ * Names of what a provider may declare it can do. Asking for something undeclared fails with {@link
+ * ErrorCode#UNSUPPORTED_CAPABILITY} before anything changes; it never silently degrades.
+ */
+public final class Capabilities {
+  /** Read-only copies of the queue: {@code fetch(address, FetchOptions.peek(n))}. */
+  public static final String PEEK = "peek";
+
+  /** Manual-ack fetches with leases and per-fetch ack timeouts. */
+  public static final String LEASE = "lease";
+
+  /** Reclaiming expired leases on demand ({@code recover}). */
+  public static final String RECOVER = "recover";
+
+  /** Per-address status with real counts. */
+  public static final String STATUS = "status";
+
+  /** Listing every address the provider knows (for the snapshot). */
+  public static final String ENUMERATE = "enumerate";
+
+  /** Finding every copy of a message id ({@code locate}). */
+  public static final String LOCATE = "locate";
+
+  /** Parked records: {@code peekParked} / {@code purgeParked}. */
+  public static final String PARKED = "parked";
+
+  /** Given-up messages are archived to a dead-letter topic (declared while enabled). */
+  public static final String DEAD_LETTER = "dead-letter";
+
+  /** Prefix of a provider's own dispositions, for example {@code disposition:reject}. */
+  public static final String DISPOSITION_PREFIX = "disposition:";
+
+  private Capabilities() {}
+}

@@ -1,0 +1,215 @@
+package io.mailbox.connector.provider.mem;
+
+import io.mailbox.connector.api.CopyState;
+import io.mailbox.connector.api.LocatedCopy;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.ProviderSubscription;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
+
+/**
+ * One {@code mem:} address: its queue, the copies in flight under a lease, its parked records and
+ * its subscribers. All bookkeeping is keyed by copy key ({@code mbx-send-id}), never by the
+ * sender's id. Every method holds this topic's monitor; callbacks never run under it.
+ */
+final class MemoryTopic {
+  private final Deque<MailMessage> queue = new ArrayDeque<>();
+  private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
+  private final Map<String, MailMessage> parked = new LinkedHashMap<>();
+  private final List<ProviderSubscription> subscribers = new CopyOnWriteArrayList<>();
+  private Instant lastActivity;
+  private boolean known;
+
+  private record InFlight(MailMessage copy, Lease lease) {}
+
+  /** A snapshot of this topic's numbers at one instant. */
+  record Counts(
+      boolean known,
+      int unread,
+      int inFlight,
+      int overdue,
+      Duration oldestOverdue,
+      int parked,
+      int subscribers,
+      Instant lastActivity) {}
+
+  /**
+   * The subscribers present now, or (when there are none) the copy appended to the queue and an
+   * empty list: the decision and the enqueue are one step, so a message takes exactly one path.
+   */
+  synchronized List<ProviderSubscription> receiversOrEnqueue(MailMessage copy, Instant now) {
+    known = true;
+    lastActivity = now;
+    if (subscribers.isEmpty()) {
+      queue.addLast(copy);
+      return List.of();
+    }
+    return List.copyOf(subscribers);
+  }
+
+  void subscribe(ProviderSubscription subscription) {
+    synchronized (this) {
+      known = true;
+    }
+    subscribers.add(subscription);
+  }
+
+  void unsubscribe(ProviderSubscription subscription) {
+    subscribers.remove(subscription);
+  }
+
+  /**
+   * Takes up to {@code limit} copies. With a lease the copies stay in flight under it, and expired
+   * leases are reclaimed first (the lazy sweep); without one they are settled on the spot.
+   */
+  synchronized List<MailMessage> take(
+      int limit, Lease lease, UnaryOperator<MailMessage> handOut, Instant now) {
+    if (lease != null) {
+      reclaimExpired(now);
+    }
+    List<MailMessage> taken = new ArrayList<>();
+    while (taken.size() < limit && !queue.isEmpty()) {
+      MailMessage copy = handOut.apply(queue.pollFirst());
+      if (lease != null) {
+        inFlight.put(key(copy), new InFlight(copy, lease));
+      }
+      taken.add(copy);
+    }
+    if (!taken.isEmpty()) {
+      lastActivity = now;
+    }
+    return taken;
+  }
+
+  synchronized List<MailMessage> peek(int limit) {
+    return queue.stream().limit(limit).toList();
+  }
+
+  /** Ends one hand-out; empty when that copy is not in flight under that lease any more. */
+  synchronized Optional<MailMessage> release(String key, String leaseId) {
+    InFlight entry = inFlight.get(key);
+    if (entry == null || !entry.lease().id().equals(leaseId)) {
+      return Optional.empty();
+    }
+    inFlight.remove(key);
+    return Optional.of(entry.copy());
+  }
+
+  /** Puts a copy back at the head, unless that copy is already queued or in flight. */
+  synchronized boolean requeue(MailMessage copy) {
+    String key = key(copy);
+    if (inFlight.containsKey(key) || queue.stream().anyMatch(queued -> key(queued).equals(key))) {
+      return false;
+    }
+    queue.addFirst(copy);
+    known = true;
+    return true;
+  }
+
+  synchronized void park(MailMessage record) {
+    known = true;
+    parked.put(key(record), record);
+  }
+
+  /** Puts every expired lease's copy back at the head of the queue, oldest hand-out first. */
+  synchronized int reclaimExpired(Instant now) {
+    List<MailMessage> reclaimed = new ArrayList<>();
+    for (Iterator<InFlight> it = inFlight.values().iterator(); it.hasNext(); ) {
+      InFlight entry = it.next();
+      if (entry.lease().isExpiredAt(now)) {
+        it.remove();
+        reclaimed.add(entry.copy());
+      }
+    }
+    for (int i = reclaimed.size() - 1; i >= 0; i--) {
+      queue.addFirst(reclaimed.get(i));
+    }
+    return reclaimed.size();
+  }
+
+  synchronized List<MailMessage> parked(int limit) {
+    return parked.values().stream().limit(limit).toList();
+  }
+
+  synchronized int removeParked(String key) {
+    if (key == null) {
+      int count = parked.size();
+      parked.clear();
+      return count;
+    }
+    return parked.remove(key) == null ? 0 : 1;
+  }
+
+  /** Drops queued and in-flight copies (an outstanding lease's disposition then returns false). */
+  synchronized long clearBacklog() {
+    long dropped = queue.size() + inFlight.size();
+    queue.clear();
+    inFlight.clear();
+    return dropped;
+  }
+
+  synchronized List<LocatedCopy> locate(MailAddress address, String messageId) {
+    List<LocatedCopy> found = new ArrayList<>();
+    queue.stream()
+        .filter(copy -> copy.id().equals(messageId))
+        .forEach(
+            copy ->
+                found.add(new LocatedCopy(address, messageId, key(copy), null, CopyState.QUEUED)));
+    inFlight.values().stream()
+        .filter(entry -> entry.copy().id().equals(messageId))
+        .forEach(
+            entry ->
+                found.add(
+                    new LocatedCopy(
+                        address,
+                        messageId,
+                        key(entry.copy()),
+                        entry.lease().id(),
+                        CopyState.IN_FLIGHT)));
+    parked.values().stream()
+        .filter(copy -> copy.id().equals(messageId))
+        .forEach(
+            copy ->
+                found.add(new LocatedCopy(address, messageId, key(copy), null, CopyState.PARKED)));
+    return found;
+  }
+
+  synchronized Counts counts(Instant now) {
+    int overdue = 0;
+    Instant oldestExpiry = null;
+    for (InFlight entry : inFlight.values()) {
+      if (entry.lease().isExpiredAt(now)) {
+        overdue++;
+        if (oldestExpiry == null || entry.lease().expiresAt().isBefore(oldestExpiry)) {
+          oldestExpiry = entry.lease().expiresAt();
+        }
+      }
+    }
+    return new Counts(
+        known,
+        queue.size(),
+        inFlight.size(),
+        overdue,
+        oldestExpiry == null ? Duration.ZERO : Duration.between(oldestExpiry, now),
+        parked.size(),
+        subscribers.size(),
+        lastActivity);
+  }
+
+  private static String key(MailMessage copy) {
+    return copy.sendId()
+        .orElseThrow(() -> new IllegalStateException(copy + " never passed the send boundary"));
+  }
+}

@@ -1,0 +1,441 @@
+package io.mailbox.connector.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.mailbox.connector.api.AddressState;
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.FetchOptions;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.api.RetriableDeliveryException;
+import io.mailbox.connector.api.Subscription;
+import io.mailbox.connector.api.SystemHeaders;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every provider keeps, whatever its transport. A provider's test extends this class
+ * and supplies a new provider; tests of capabilities the provider does not declare are skipped (an
+ * honest "cannot"), never weakened. Transports that deliver asynchronously are waited for up to
+ * {@link #eventually()}.
+ */
+public abstract class ProviderContract {
+  protected MailboxProvider provider;
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+
+  /** A new, not yet started provider. */
+  protected abstract MailboxProvider newProvider();
+
+  /** How long an asynchronous transport may take to show an effect. */
+  protected Duration eventually() {
+    return Duration.ofSeconds(5);
+  }
+
+  /** A fresh address of the provider's scheme, unique to this test run. */
+  protected MailAddress address(String name) {
+    return MailAddress.parse(provider.scheme() + "://contract@test/" + name + "-" + run);
+  }
+
+  @BeforeEach
+  void startProvider() {
+    provider = newProvider();
+    provider.start();
+  }
+
+  @AfterEach
+  void stopProvider() {
+    provider.stop(true);
+  }
+
+  private static MailMessage letter(MailAddress to, String id) {
+    return MailMessage.to(to).id(id).body("{\"id\":\"" + id + "\"}").build();
+  }
+
+  private List<MailMessage> fetchAll(MailAddress address) {
+    return provider.fetch(address, FetchOptions.autoAck().limit(100)).stream()
+        .map(Delivery::message)
+        .toList();
+  }
+
+  protected void await(String what, BooleanSupplier condition) {
+    Instant deadline = Instant.now().plus(eventually());
+    while (!condition.getAsBoolean()) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError("Timed out waiting until " + what);
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  private void assumeCapability(String capability) {
+    assumeTrue(
+        provider.supports(capability), provider.scheme() + ": does not declare " + capability);
+  }
+
+  private Delivery queueOneAndLease(MailAddress inbox, String id) {
+    provider.post(letter(inbox, id));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    return provider.fetch(inbox, FetchOptions.leased()).get(0);
+  }
+
+  // ---- publish vs receive -----------------------------------------------------------------------
+
+  @Test
+  void withoutSubscribersAPostIsQueuedForFetch() {
+    MailAddress inbox = address("queued");
+    provider.post(letter(inbox, "a"));
+
+    await("the post is queued", () -> provider.status(inbox).unreadCount() == 1);
+    assertThat(fetchAll(inbox)).extracting(MailMessage::id).containsExactly("a");
+    assertThat(fetchAll(inbox)).isEmpty();
+  }
+
+  @Test
+  void fetchHandsOutInPostOrder() {
+    MailAddress inbox = address("fifo");
+    for (int i = 0; i < 5; i++) {
+      provider.post(letter(inbox, "m" + i));
+    }
+
+    await("all five are queued", () -> provider.status(inbox).unreadCount() == 5);
+    assertThat(fetchAll(inbox))
+        .extracting(MailMessage::id)
+        .containsExactly("m0", "m1", "m2", "m3", "m4");
+  }
+
+  @Test
+  void withSubscribersAPostGoesToEveryOneAndIsNeverQueued() {
+    MailAddress inbox = address("broadcast");
+    List<String> first = new CopyOnWriteArrayList<>();
+    List<String> second = new CopyOnWriteArrayList<>();
+    provider.subscribe(inbox, MailboxSubscriber.of(m -> first.add(m.id())));
+    provider.subscribe(inbox, MailboxSubscriber.of(m -> second.add(m.id())));
+
+    provider.post(letter(inbox, "a"));
+
+    await("both subscribers received it", () -> first.size() == 1 && second.size() == 1);
+    assertThat(fetchAll(inbox)).isEmpty();
+    assertThat(provider.status(inbox).unreadCount()).isZero();
+  }
+
+  @Test
+  void aQueuedMessageIsNeverReplayedToALaterSubscriber() {
+    MailAddress inbox = address("late-subscriber");
+    provider.post(letter(inbox, "queued"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    List<String> received = new CopyOnWriteArrayList<>();
+
+    provider.subscribe(inbox, MailboxSubscriber.of(m -> received.add(m.id())));
+
+    assertThat(received).isEmpty();
+    assertThat(provider.status(inbox).unreadCount()).isEqualTo(1);
+  }
+
+  @Test
+  void addressesAreIsolatedFromEachOther() {
+    MailAddress one = address("one");
+    MailAddress two = address("two");
+    provider.post(letter(one, "a"));
+
+    await("queued at one", () -> provider.status(one).unreadCount() == 1);
+    assertThat(fetchAll(two)).isEmpty();
+    assertThat(fetchAll(one)).hasSize(1);
+  }
+
+  // ---- the send boundary ------------------------------------------------------------------------
+
+  @Test
+  void everyCopyGetsItsOwnSendIdAndForgedSystemHeadersAreStripped() {
+    MailAddress inbox = address("boundary");
+    MailMessage forged =
+        MailMessage.to(inbox)
+            .id("same")
+            .body("{}")
+            .header(SystemHeaders.SEND_ID, "forged")
+            .header(SystemHeaders.ROUND, "9")
+            .header(SystemHeaders.DEAD_LETTER_REASON, "fatal")
+            .header("app", "kept")
+            .build();
+
+    MailMessage first = provider.post(forged);
+    MailMessage second = provider.post(forged);
+
+    assertThat(first.sendId()).isPresent().get().isNotEqualTo("forged");
+    assertThat(first.sendId()).isNotEqualTo(second.sendId());
+    assertThat(first.header(SystemHeaders.SENT_AT)).isPresent();
+    await("both queued", () -> provider.status(inbox).unreadCount() == 2);
+    MailMessage received = fetchAll(inbox).get(0);
+    assertThat(received.headers())
+        .containsEntry("app", "kept")
+        .containsEntry(SystemHeaders.ROUND, "1")
+        .doesNotContainKey(SystemHeaders.DEAD_LETTER_REASON);
+    assertThat(received.sendId()).isEqualTo(first.sendId());
+  }
+
+  // ---- dispositions -----------------------------------------------------------------------------
+
+  @Test
+  void aLeasedMessageIsInFlightUntilHandled() {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("lease");
+
+    Delivery delivery = queueOneAndLease(inbox, "a");
+
+    AddressStatus during = provider.status(inbox);
+    assertThat(during.unreadCount()).isZero();
+    assertThat(during.inFlightCount()).isEqualTo(1);
+    assertThat(delivery.ack()).isTrue();
+    assertThat(provider.status(inbox).inFlightCount()).isZero();
+    assertThat(fetchAll(inbox)).isEmpty();
+  }
+
+  @Test
+  void oneFetchIsOneDispositionARepeatReturnsFalseAndChangesNothing() {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("once");
+    Delivery delivery = queueOneAndLease(inbox, "a");
+
+    assertThat(delivery.ack()).isTrue();
+    assertThat(delivery.settle(Disposition.UNHANDLED)).isFalse();
+    assertThat(
+            provider.settle(
+                inbox, delivery.key(), delivery.leaseId().orElseThrow(), Disposition.UNHANDLED))
+        .isFalse();
+    assertThat(provider.status(inbox).unreadCount()).isZero();
+  }
+
+  @Test
+  void anUnhandledMessageGoesBackAndTheNextHandOutIsTheNextRound() {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("unhandled");
+
+    Delivery first = queueOneAndLease(inbox, "a");
+    assertThat(first.message().header(SystemHeaders.ROUND)).contains("1");
+    assertThat(first.settle(Disposition.UNHANDLED)).isTrue();
+
+    await("back in the queue", () -> provider.status(inbox).unreadCount() == 1);
+    Delivery second = provider.fetch(inbox, FetchOptions.leased()).get(0);
+    assertThat(second.key()).isEqualTo(first.key());
+    assertThat(second.message().header(SystemHeaders.ROUND)).contains("2");
+    assertThat(second.ack()).isTrue();
+  }
+
+  @Test
+  void aDiscardedCopyIsNeverHandedOutAgain() {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("discard");
+
+    assertThat(queueOneAndLease(inbox, "a").settle(Disposition.DISCARD)).isTrue();
+
+    assertThat(fetchAll(inbox)).isEmpty();
+    assertThat(provider.status(inbox).inFlightCount()).isZero();
+  }
+
+  @Test
+  void settlingByTheSendersMessageIdInsteadOfTheKeyTouchesNothing() {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("by-id");
+    Delivery delivery = queueOneAndLease(inbox, "order-42");
+
+    assertThat(
+            provider.settle(
+                inbox, "order-42", delivery.leaseId().orElseThrow(), Disposition.HANDLED))
+        .isFalse();
+    assertThat(provider.status(inbox).inFlightCount()).isEqualTo(1);
+    assertThat(delivery.ack()).isTrue();
+  }
+
+  @Test
+  void anUndeclaredDispositionIsRefusedBeforeAnythingChanges() {
+    assumeCapability(Capabilities.LEASE);
+    assumeTrue(!provider.supports("disposition:bounce"));
+    MailAddress inbox = address("custom");
+    Delivery delivery = queueOneAndLease(inbox, "a");
+
+    assertThatThrownBy(() -> delivery.settle(Disposition.custom("bounce")))
+        .hasMessageStartingWith("MBX-1007");
+    assertThat(provider.status(inbox).inFlightCount()).isEqualTo(1);
+    assertThat(delivery.ack()).as("the refused attempt did not use up the disposition").isTrue();
+  }
+
+  @Test
+  void anAutoAckedDeliveryHasNothingToSettle() {
+    MailAddress inbox = address("auto");
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+
+    Delivery delivery = provider.fetch(inbox, FetchOptions.autoAck()).get(0);
+
+    assertThat(delivery.leaseId()).isEmpty();
+    assertThat(delivery.settle(Disposition.UNHANDLED)).isFalse();
+    assertThat(provider.status(inbox).unreadCount()).isZero();
+  }
+
+  // ---- peek -------------------------------------------------------------------------------------
+
+  @Test
+  void peekReturnsCopiesAndChangesNothing() {
+    assumeCapability(Capabilities.PEEK);
+    MailAddress inbox = address("peek");
+    provider.post(letter(inbox, "a"));
+    provider.post(letter(inbox, "b"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 2);
+    AddressStatus before = provider.status(inbox);
+
+    List<Delivery> peeked = provider.fetch(inbox, FetchOptions.peek(5));
+
+    assertThat(peeked).extracting(d -> d.message().id()).containsExactly("a", "b");
+    assertThat(peeked.get(0).settle(Disposition.HANDLED)).isFalse();
+    AddressStatus after = provider.status(inbox);
+    assertThat(after.unreadCount()).isEqualTo(2);
+    assertThat(after.inFlightCount()).isZero();
+    assertThat(after.lastActivity()).isEqualTo(before.lastActivity());
+  }
+
+  @Test
+  void peekOnAnIdleAddressIsEmpty() {
+    assumeCapability(Capabilities.PEEK);
+
+    assertThat(provider.fetch(address("idle"), FetchOptions.peek(5))).isEmpty();
+  }
+
+  @Test
+  void peekIsRefusedWhereItIsNotDeclared() {
+    assumeTrue(!provider.supports(Capabilities.PEEK));
+
+    assertThatThrownBy(() -> provider.fetch(address("no-peek"), FetchOptions.peek(1)))
+        .hasMessageStartingWith("MBX-1007");
+  }
+
+  // ---- push failures ----------------------------------------------------------------------------
+
+  @Test
+  void aRetriableFailureOfEverySubscriberPutsOneCopyBack() {
+    MailAddress inbox = address("retriable");
+    for (int i = 0; i < 2; i++) {
+      provider.subscribe(
+          inbox,
+          MailboxSubscriber.of(
+              m -> {
+                throw new RetriableDeliveryException("down");
+              }));
+    }
+
+    provider.post(letter(inbox, "a"));
+
+    await("one copy back in the queue", () -> provider.status(inbox).unreadCount() == 1);
+    await("nothing in flight", () -> provider.status(inbox).inFlightCount() == 0);
+  }
+
+  @Test
+  void aFatalFailureDiscardsTheMessage() {
+    MailAddress inbox = address("fatal");
+    List<String> calls = new CopyOnWriteArrayList<>();
+    provider.subscribe(
+        inbox,
+        MailboxSubscriber.of(
+            m -> {
+              calls.add(m.id());
+              throw new IllegalArgumentException("bad payload");
+            }));
+
+    provider.post(letter(inbox, "a"));
+
+    await("the subscriber ran", () -> calls.size() == 1);
+    await("settled", () -> provider.status(inbox).inFlightCount() == 0);
+    assertThat(provider.status(inbox).unreadCount()).isZero();
+  }
+
+  // ---- status -----------------------------------------------------------------------------------
+
+  @Test
+  void anAddressNeverSeenIsUnknownNotAnEmptyOnlineQueue() {
+    AddressStatus status = provider.status(address("never-seen"));
+
+    assertThat(status.state()).isEqualTo(AddressState.UNKNOWN);
+    assertThat(status.exists()).isFalse();
+    assertThat(status.lastActivity()).isNull();
+  }
+
+  @Test
+  void aDrainedAddressStaysOnline() {
+    MailAddress inbox = address("drained");
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    fetchAll(inbox);
+
+    AddressStatus status = provider.status(inbox);
+    assertThat(status.state()).isEqualTo(AddressState.ONLINE);
+    assertThat(status.exists()).isTrue();
+    assertThat(status.lastActivity()).isNotNull();
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------------
+
+  @Test
+  void unsubscribedCallbacksReceiveNothingMore() {
+    MailAddress inbox = address("unsubscribed");
+    List<String> received = new CopyOnWriteArrayList<>();
+    Subscription subscription =
+        provider.subscribe(inbox, MailboxSubscriber.of(m -> received.add(m.id())));
+
+    subscription.unsubscribe();
+    subscription.unsubscribe();
+    provider.post(letter(inbox, "a"));
+
+    await("queued instead", () -> provider.status(inbox).unreadCount() == 1);
+    assertThat(received).isEmpty();
+    assertThat(subscription.isActive()).isFalse();
+  }
+
+  @Test
+  void stopClosesEverySubscriptionAndKeepsTheBacklog() {
+    MailAddress inbox = address("stop");
+    Subscription subscription =
+        provider.subscribe(address("stop-sub"), MailboxSubscriber.of(m -> {}));
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+
+    provider.stop(false);
+
+    assertThat(subscription.isActive()).isFalse();
+    assertThat(provider.subscriptionCount()).isZero();
+    provider.start();
+    assertThat(fetchAll(inbox)).extracting(MailMessage::id).containsExactly("a");
+  }
+
+  @Test
+  void aStoppedProviderRefusesPostsWithACode() {
+    provider.stop(false);
+
+    assertThatThrownBy(() -> provider.post(letter(address("stopped"), "a")))
+        .hasMessageStartingWith("MBX-2001");
+    provider.start();
+  }
+
+  @Test
+  void anAddressOfAnotherSchemeIsRefused() {
+    String other = provider.scheme().equals("zzz") ? "yyy" : "zzz";
+
+    assertThatThrownBy(() -> provider.post(MailMessage.to(other + ":a@b").body("").build()))
+        .hasMessageStartingWith("MBX-1003");
+  }
+}
