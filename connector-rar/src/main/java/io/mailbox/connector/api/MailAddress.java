@@ -29,12 +29,14 @@ public final class MailAddress implements Comparable<MailAddress>, Serializable 
   private final String user;
   private final String host;
   private final String path;
+  private final int hash;
 
   private MailAddress(String scheme, String user, String host, String path) {
     this.scheme = scheme;
     this.user = user;
     this.host = host;
     this.path = path;
+    this.hash = Objects.hash(scheme, user, host, path);
   }
 
   /**
@@ -171,7 +173,7 @@ public final class MailAddress implements Comparable<MailAddress>, Serializable 
 
   @Override
   public int hashCode() {
-    return Objects.hash(scheme, user, host, path);
+    return hash;
   }
 
   @Override

@@ -28,8 +28,11 @@ public final class MailMessage implements Serializable {
     this.to = builder.to;
     this.from = builder.from;
     this.body = builder.body;
-    this.headers = Collections.unmodifiableMap(new TreeMap<>(builder.headers));
-    this.meta = Collections.unmodifiableMap(new TreeMap<>(builder.meta));
+    this.headers = Collections.unmodifiableMap(builder.handOverHeaders());
+    this.meta =
+        builder.meta.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new TreeMap<>(builder.meta));
   }
 
   /** Starts a message to the given address; the address is parsed (and refused) right here. */
@@ -122,7 +125,8 @@ public final class MailMessage implements Serializable {
     private MailAddress to;
     private MailAddress from;
     private String body;
-    private final Map<String, String> headers = new TreeMap<>();
+    private TreeMap<String, String> headers = new TreeMap<>();
+    private boolean headersHandedOver;
     private final Map<String, String> meta = new TreeMap<>();
 
     private Builder() {}
@@ -156,7 +160,7 @@ public final class MailMessage implements Serializable {
         throw new MailboxException(
             ErrorCode.INVALID_MESSAGE, "Header names must be non-blank and values non-null.");
       }
-      headers.put(name, value);
+      writableHeaders().put(name, value);
       return this;
     }
 
@@ -170,8 +174,23 @@ public final class MailMessage implements Serializable {
     }
 
     public Builder removeHeader(String name) {
-      headers.remove(name);
+      writableHeaders().remove(name);
       return this;
+    }
+
+    // build() hands its header map to the message instead of copying it (a copy per stamp is the
+    // kernel's hot path); a builder used again after build() copies before it writes.
+    private TreeMap<String, String> writableHeaders() {
+      if (headersHandedOver) {
+        headers = new TreeMap<>(headers);
+        headersHandedOver = false;
+      }
+      return headers;
+    }
+
+    private TreeMap<String, String> handOverHeaders() {
+      headersHandedOver = true;
+      return headers;
     }
 
     public MailMessage build() {

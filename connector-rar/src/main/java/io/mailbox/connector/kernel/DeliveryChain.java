@@ -98,27 +98,6 @@ public final class DeliveryChain {
     }
     MailMessage attemptCopy = stamped.build();
     AtomicBoolean settled = new AtomicBoolean();
-    Scheduler.Cancellable watchdog =
-        settleTimeout.isZero()
-            ? null
-            : scheduler.schedule(
-                settleTimeout,
-                () -> {
-                  if (settled.compareAndSet(false, true)) {
-                    LOG.warning(
-                        () ->
-                            "Delivery of "
-                                + copy
-                                + " did not settle within "
-                                + settleTimeout
-                                + "; settled as cancelled so the message is not stuck invisible");
-                    end(
-                        new DeliveryOutcome(
-                            Disposition.UNHANDLED,
-                            n,
-                            new DeliveryCancelledException("settle timeout " + settleTimeout)));
-                  }
-                });
     CompletionStage<Void> outcome;
     try {
       outcome = subscriber.deliver(attemptCopy);
@@ -128,6 +107,12 @@ public final class DeliveryChain {
     } catch (RuntimeException | Error e) {
       outcome = CompletableFuture.failedFuture(e);
     }
+    // The watchdog is armed only for an attempt still running when deliver() returned: a
+    // synchronous answer needs none, and arming a timer per message is the costliest step.
+    Scheduler.Cancellable watchdog =
+        settleTimeout.isZero() || outcome.toCompletableFuture().isDone()
+            ? null
+            : scheduler.schedule(settleTimeout, () -> timedOut(settled, n));
     outcome.whenComplete(
         (ignored, failure) -> {
           if (!settled.compareAndSet(false, true)) {
@@ -138,6 +123,23 @@ public final class DeliveryChain {
           }
           afterAttempt(n, unwrap(failure));
         });
+  }
+
+  private void timedOut(AtomicBoolean settled, int n) {
+    if (settled.compareAndSet(false, true)) {
+      LOG.warning(
+          () ->
+              "Delivery of "
+                  + copy
+                  + " did not settle within "
+                  + settleTimeout
+                  + "; settled as cancelled so the message is not stuck invisible");
+      end(
+          new DeliveryOutcome(
+              Disposition.UNHANDLED,
+              n,
+              new DeliveryCancelledException("settle timeout " + settleTimeout)));
+    }
   }
 
   private void afterAttempt(int n, Throwable failure) {

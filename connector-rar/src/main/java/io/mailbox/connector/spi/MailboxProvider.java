@@ -18,6 +18,7 @@ import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.DeliveryChain;
 import io.mailbox.connector.kernel.DeliveryOutcome;
+import io.mailbox.connector.kernel.Ids;
 import io.mailbox.connector.kernel.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,7 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -234,7 +234,7 @@ public abstract class MailboxProvider {
         .filter(SystemHeaders::isSystemHeader)
         .forEach(copy::removeHeader);
     MailMessage stamped =
-        copy.header(SystemHeaders.SEND_ID, UUID.randomUUID().toString())
+        copy.header(SystemHeaders.SEND_ID, Ids.next())
             .header(SystemHeaders.SENT_AT, now().toString())
             .build();
     send(stamped.to(), stamped);
@@ -295,8 +295,7 @@ public abstract class MailboxProvider {
     List<Delivery> deliveries = new ArrayList<>();
     // One lease per copy: each hand-out can be settled (or reclaimed) on its own.
     for (int i = 0; i < options.limit(); i++) {
-      Lease lease =
-          new Lease(UUID.randomUUID().toString(), now, timeout.isZero() ? null : now.plus(timeout));
+      Lease lease = new Lease(Ids.next(), now, timeout.isZero() ? null : now.plus(timeout));
       List<MailMessage> taken = takeQueued(address, 1, lease, this::handOut);
       if (taken.isEmpty()) {
         break;
@@ -641,7 +640,7 @@ public abstract class MailboxProvider {
         record
             .header(SystemHeaders.DEAD_LETTER_DEPTH, Integer.toString(depth))
             .removeHeader(SystemHeaders.ROUND)
-            .header(SystemHeaders.SEND_ID, UUID.randomUUID().toString())
+            .header(SystemHeaders.SEND_ID, Ids.next())
             .header(SystemHeaders.SENT_AT, now().toString())
             .build();
     send(target, archived);
