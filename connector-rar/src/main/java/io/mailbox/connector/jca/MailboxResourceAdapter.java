@@ -5,6 +5,8 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.jca.inbound.EndpointActivation;
 import io.mailbox.connector.jca.inbound.MailboxActivationSpec;
 import io.mailbox.connector.kernel.Mailbox;
+import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.provider.mem.MemoryBus;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import io.mailbox.connector.spi.MailboxProvider;
 import jakarta.resource.NotSupportedException;
@@ -14,39 +16,79 @@ import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
-import java.util.Arrays;
-import java.util.List;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import java.util.logging.Logger;
 import javax.transaction.xa.XAResource;
 
 /**
- * Starts the mailbox kernel with the adapter and stops it (every subscription first) with the
- * adapter. Configuration properties are declared in {@code META-INF/ra.xml} with their defaults.
+ * Starts the mailbox kernel with the adapter and stops it with the adapter: endpoints first, then
+ * every provider (subscriptions before transports), then the adapter's timer. Every setting is a
+ * bean property declared with its default and description in {@code META-INF/ra.xml}; {@link
+ * AdapterSettings} validates them at start.
  */
 public class MailboxResourceAdapter implements ResourceAdapter {
   private static final Logger LOG = Logger.getLogger(MailboxResourceAdapter.class.getName());
 
-  /** Providers the adapter can start, by scheme. Brokers are added as their providers land. */
-  static final Map<String, Supplier<MailboxProvider>> AVAILABLE_PROVIDERS =
-      Map.of(MemoryProvider.SCHEME, MemoryProvider::isolated);
+  /** Providers this adapter ships, by scheme. Brokers are added as their providers land. */
+  static final Map<String, ProviderFactory> AVAILABLE_PROVIDERS =
+      Map.of(
+          MemoryProvider.SCHEME,
+          (scheduler, settings) ->
+              new MemoryProvider(
+                  MemoryBus.scope(settings.memoryScope()),
+                  Clock.systemUTC(),
+                  scheduler,
+                  settings.leaseSweepInterval()));
 
+  /** Builds one provider on the adapter's scheduler. */
+  @FunctionalInterface
+  interface ProviderFactory {
+    MailboxProvider create(Scheduler scheduler, AdapterSettings settings);
+  }
+
+  // Bean properties: defaults repeat ra.xml so a server that ignores it behaves the same.
   private String enabledProviders = MemoryProvider.SCHEME;
+  private String memoryScope = "mailbox";
+  private Integer retryMaxAttempts = 0;
+  private Long retryBaseDelayMillis = 1_000L;
+  private Long retryMaxDelayMillis = 60_000L;
+  private Boolean deadLetterEnabled = Boolean.TRUE;
+  private String deadLetterSuffix = "_dlq";
+  private Integer deadLetterMaxNesting = 1;
+  private Long defaultAckTimeoutMillis = 30_000L;
+  private Long leaseSweepIntervalMillis = 5_000L;
+  private Long deliverySettleTimeoutMillis = 30_000L;
 
   private volatile Mailbox kernel;
+  private volatile AdapterSettings settings;
+  private volatile WorkManagerScheduler scheduler;
   private volatile BootstrapContext bootstrapContext;
   private final Map<MessageEndpointFactory, EndpointActivation> activations =
       new ConcurrentHashMap<>();
 
   @Override
   public void start(BootstrapContext context) throws ResourceAdapterInternalException {
+    AdapterSettings validated;
+    try {
+      validated = AdapterSettings.of(this);
+    } catch (MailboxException e) {
+      throw new ResourceAdapterInternalException(e.getMessage(), e);
+    }
+    WorkManagerScheduler timers;
+    try {
+      timers = new WorkManagerScheduler(context);
+    } catch (jakarta.resource.spi.UnavailableException e) {
+      throw new ResourceAdapterInternalException("The server gave the adapter no timer", e);
+    }
     Mailbox mailbox = new Mailbox();
-    for (String scheme : enabledSchemes()) {
-      Supplier<MailboxProvider> provider = AVAILABLE_PROVIDERS.get(scheme);
-      if (provider == null) {
+    for (String scheme : validated.enabledProviders()) {
+      ProviderFactory factory = AVAILABLE_PROVIDERS.get(scheme);
+      if (factory == null) {
+        timers.close();
         throw new ResourceAdapterInternalException(
             ErrorCode.UNKNOWN_SCHEME.code()
                 + " enabledProviders names '"
@@ -54,12 +96,24 @@ public class MailboxResourceAdapter implements ResourceAdapter {
                 + "', which this adapter does not ship; available: "
                 + AVAILABLE_PROVIDERS.keySet());
       }
-      mailbox.register(provider.get());
+      MailboxProvider provider = factory.create(timers, validated);
+      provider.setRetryPolicy(validated.retryPolicy().orElse(null));
+      validated.deadLetterPolicy().ifPresent(provider::enableDeadLetterQueue);
+      provider.setDeliverySettleTimeout(validated.deliverySettleTimeout());
+      mailbox.register(provider);
     }
     mailbox.start();
     this.bootstrapContext = context;
+    this.scheduler = timers;
+    this.settings = validated;
     this.kernel = mailbox;
-    LOG.info(() -> "Mailbox resource adapter started with providers " + mailbox.schemes());
+    LOG.info(
+        () ->
+            "Mailbox resource adapter started with providers "
+                + mailbox.schemes()
+                + " ("
+                + validated
+                + ")");
   }
 
   @Override
@@ -70,6 +124,10 @@ public class MailboxResourceAdapter implements ResourceAdapter {
     kernel = null;
     if (mailbox != null) {
       mailbox.stop(false);
+    }
+    WorkManagerScheduler timers = scheduler;
+    if (timers != null) {
+      timers.close();
     }
     LOG.info("Mailbox resource adapter stopped");
   }
@@ -92,6 +150,20 @@ public class MailboxResourceAdapter implements ResourceAdapter {
     return kernel != null;
   }
 
+  /** The lease a manual-ack fetch takes when it names none (property defaultAckTimeoutMillis). */
+  public Duration defaultAckTimeout() {
+    AdapterSettings current = settings;
+    return current == null
+        ? Duration.ofMillis(defaultAckTimeoutMillis)
+        : current.defaultAckTimeout();
+  }
+
+  /** The adapter's scheduler (timers firing onto WorkManager threads). */
+  public Scheduler scheduler() {
+    kernel();
+    return scheduler;
+  }
+
   @Override
   public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec)
       throws ResourceException {
@@ -103,7 +175,8 @@ public class MailboxResourceAdapter implements ResourceAdapter {
     }
     mailboxSpec.validate();
     EndpointActivation activation =
-        new EndpointActivation(kernel(), bootstrapContext.getWorkManager(), factory, mailboxSpec);
+        EndpointActivation.create(
+            kernel(), bootstrapContext.getWorkManager(), scheduler, factory, mailboxSpec);
     activation.start();
     activations.put(factory, activation);
   }
@@ -122,7 +195,8 @@ public class MailboxResourceAdapter implements ResourceAdapter {
     return new XAResource[0];
   }
 
-  /** Comma-separated schemes of the providers to start (config property, default {@code mem}). */
+  // ---- configuration properties (descriptions and defaults: META-INF/ra.xml) ------------------
+
   public String getEnabledProviders() {
     return enabledProviders;
   }
@@ -131,23 +205,98 @@ public class MailboxResourceAdapter implements ResourceAdapter {
     this.enabledProviders = enabledProviders;
   }
 
-  List<String> enabledSchemes() {
-    return Arrays.stream(enabledProviders.split(","))
-        .map(String::strip)
-        .filter(s -> !s.isEmpty())
-        .map(s -> s.toLowerCase(java.util.Locale.ROOT))
-        .distinct()
-        .toList();
+  public String getMemoryScope() {
+    return memoryScope;
+  }
+
+  public void setMemoryScope(String memoryScope) {
+    this.memoryScope = memoryScope;
+  }
+
+  public Integer getRetryMaxAttempts() {
+    return retryMaxAttempts;
+  }
+
+  public void setRetryMaxAttempts(Integer retryMaxAttempts) {
+    this.retryMaxAttempts = retryMaxAttempts;
+  }
+
+  public Long getRetryBaseDelayMillis() {
+    return retryBaseDelayMillis;
+  }
+
+  public void setRetryBaseDelayMillis(Long retryBaseDelayMillis) {
+    this.retryBaseDelayMillis = retryBaseDelayMillis;
+  }
+
+  public Long getRetryMaxDelayMillis() {
+    return retryMaxDelayMillis;
+  }
+
+  public void setRetryMaxDelayMillis(Long retryMaxDelayMillis) {
+    this.retryMaxDelayMillis = retryMaxDelayMillis;
+  }
+
+  public Boolean getDeadLetterEnabled() {
+    return deadLetterEnabled;
+  }
+
+  public void setDeadLetterEnabled(Boolean deadLetterEnabled) {
+    this.deadLetterEnabled = deadLetterEnabled;
+  }
+
+  public String getDeadLetterSuffix() {
+    return deadLetterSuffix;
+  }
+
+  public void setDeadLetterSuffix(String deadLetterSuffix) {
+    this.deadLetterSuffix = deadLetterSuffix;
+  }
+
+  public Integer getDeadLetterMaxNesting() {
+    return deadLetterMaxNesting;
+  }
+
+  public void setDeadLetterMaxNesting(Integer deadLetterMaxNesting) {
+    this.deadLetterMaxNesting = deadLetterMaxNesting;
+  }
+
+  public Long getDefaultAckTimeoutMillis() {
+    return defaultAckTimeoutMillis;
+  }
+
+  public void setDefaultAckTimeoutMillis(Long defaultAckTimeoutMillis) {
+    this.defaultAckTimeoutMillis = defaultAckTimeoutMillis;
+  }
+
+  public Long getLeaseSweepIntervalMillis() {
+    return leaseSweepIntervalMillis;
+  }
+
+  public void setLeaseSweepIntervalMillis(Long leaseSweepIntervalMillis) {
+    this.leaseSweepIntervalMillis = leaseSweepIntervalMillis;
+  }
+
+  public Long getDeliverySettleTimeoutMillis() {
+    return deliverySettleTimeoutMillis;
+  }
+
+  public void setDeliverySettleTimeoutMillis(Long deliverySettleTimeoutMillis) {
+    this.deliverySettleTimeoutMillis = deliverySettleTimeoutMillis;
   }
 
   @Override
   public boolean equals(Object other) {
     return other instanceof MailboxResourceAdapter that
-        && Objects.equals(enabledProviders, that.enabledProviders);
+        && Objects.equals(enabledProviders, that.enabledProviders)
+        && Objects.equals(retryMaxAttempts, that.retryMaxAttempts)
+        && Objects.equals(deadLetterEnabled, that.deadLetterEnabled)
+        && Objects.equals(deadLetterSuffix, that.deadLetterSuffix)
+        && Objects.equals(defaultAckTimeoutMillis, that.defaultAckTimeoutMillis);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hashCode(enabledProviders);
+    return Objects.hash(enabledProviders, retryMaxAttempts, deadLetterEnabled, deadLetterSuffix);
   }
 }

@@ -14,6 +14,7 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.MailboxSubscriber;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.connector.api.SubscribeOptions;
 import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.spi.MailboxProvider;
 import java.time.Clock;
@@ -124,8 +125,14 @@ public final class Mailbox {
 
   /** Subscribes; returns once the provider established the subscription. */
   public Subscription subscribe(String address, MailboxSubscriber subscriber) {
+    return subscribe(address, subscriber, SubscribeOptions.defaults());
+  }
+
+  /** Subscribes with per-subscription options (its own retry policy). */
+  public Subscription subscribe(
+      String address, MailboxSubscriber subscriber, SubscribeOptions options) {
     MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).subscribe(parsed, subscriber);
+    return requireProvider(parsed.scheme()).subscribe(parsed, subscriber, options);
   }
 
   /** Takes the next queued message, auto-acknowledged. */

@@ -14,6 +14,7 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.MailboxSubscriber;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.RetryPolicy;
+import io.mailbox.connector.api.SubscribeOptions;
 import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.DeliveryChain;
@@ -243,10 +244,16 @@ public abstract class MailboxProvider {
 
   /** Registers a push consumer; returns once the transport has established it. */
   public final Subscription subscribe(MailAddress address, MailboxSubscriber subscriber) {
+    return subscribe(address, subscriber, SubscribeOptions.defaults());
+  }
+
+  /** Registers a push consumer with its own options (retry policy). */
+  public final Subscription subscribe(
+      MailAddress address, MailboxSubscriber subscriber, SubscribeOptions options) {
     requireStarted();
     requireOwnScheme(address);
     ProviderSubscription subscription =
-        new ProviderSubscription(address, subscriber, this::closeSubscription);
+        new ProviderSubscription(address, subscriber, options, this::closeSubscription);
     subscriptions.add(subscription);
     try {
       subscription.attach(openSubscription(address, subscription));
@@ -528,9 +535,10 @@ public abstract class MailboxProvider {
     inFlight.incrementAndGet();
     List<DeliveryOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger remaining = new AtomicInteger(receivers.size());
-    RetryPolicy policy = retryPolicy;
+    RetryPolicy providerPolicy = retryPolicy;
     Duration timeout = deliverySettleTimeout;
     for (ProviderSubscription receiver : receivers) {
+      RetryPolicy policy = receiver.options().retry().orElse(providerPolicy);
       DeliveryChain[] self = new DeliveryChain[1];
       self[0] =
           new DeliveryChain(

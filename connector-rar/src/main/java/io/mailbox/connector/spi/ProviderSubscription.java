@@ -2,6 +2,7 @@ package io.mailbox.connector.spi;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.api.SubscribeOptions;
 import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.kernel.DeliveryChain;
 import java.util.Set;
@@ -18,15 +19,20 @@ public final class ProviderSubscription implements Subscription {
   private final String id = UUID.randomUUID().toString();
   private final MailAddress address;
   private final MailboxSubscriber subscriber;
+  private final SubscribeOptions options;
   private final Consumer<ProviderSubscription> onClose;
   private final Set<DeliveryChain> chains = ConcurrentHashMap.newKeySet();
   private volatile AutoCloseable transportHandle;
   private volatile boolean active = true;
 
   ProviderSubscription(
-      MailAddress address, MailboxSubscriber subscriber, Consumer<ProviderSubscription> onClose) {
+      MailAddress address,
+      MailboxSubscriber subscriber,
+      SubscribeOptions options,
+      Consumer<ProviderSubscription> onClose) {
     this.address = address;
     this.subscriber = subscriber;
+    this.options = options;
     this.onClose = onClose;
   }
 
@@ -42,6 +48,10 @@ public final class ProviderSubscription implements Subscription {
 
   MailboxSubscriber subscriber() {
     return subscriber;
+  }
+
+  SubscribeOptions options() {
+    return options;
   }
 
   void attach(AutoCloseable handle) {

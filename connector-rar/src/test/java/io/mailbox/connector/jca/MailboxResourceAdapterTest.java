@@ -7,6 +7,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import io.mailbox.connector.jca.inbound.MailboxActivationSpec;
 import io.mailbox.connector.jca.testsupport.FakeBootstrapContext;
+import io.mailbox.connector.jca.testsupport.ImmediateWorkManager;
 import io.mailbox.connector.jca.testsupport.ListenerEndpointFactory;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapterInternalException;
@@ -25,6 +26,7 @@ class MailboxResourceAdapterTest {
   @BeforeEach
   void start() throws Exception {
     adapter = new MailboxResourceAdapter();
+    adapter.setMemoryScope("adapter-test-" + java.util.UUID.randomUUID());
     adapter.start(context);
   }
 
@@ -70,7 +72,8 @@ class MailboxResourceAdapterTest {
   @Test
   void anActivatedEndpointReceivesEveryPostedMessage() throws Exception {
     List<String> received = new CopyOnWriteArrayList<>();
-    ListenerEndpointFactory endpoints = new ListenerEndpointFactory(m -> received.add(m.id()));
+    ListenerEndpointFactory endpoints =
+        ListenerEndpointFactory.forMessages(m -> received.add(m.id()));
     adapter.endpointActivation(endpoints, specFor(INBOX));
 
     post("a");
@@ -83,7 +86,7 @@ class MailboxResourceAdapterTest {
   @Test
   void aRetriableMdbFailurePutsTheMessageBack() throws Exception {
     adapter.endpointActivation(
-        new ListenerEndpointFactory(
+        ListenerEndpointFactory.forMessages(
             m -> {
               throw new RetriableDeliveryException("database down");
             }),
@@ -97,7 +100,7 @@ class MailboxResourceAdapterTest {
   @Test
   void aFatalMdbFailureDiscardsTheMessage() throws Exception {
     adapter.endpointActivation(
-        new ListenerEndpointFactory(
+        ListenerEndpointFactory.forMessages(
             m -> {
               throw new IllegalStateException("bug");
             }),
@@ -110,8 +113,8 @@ class MailboxResourceAdapterTest {
 
   @Test
   void aRefusingWorkManagerNeverLosesTheMessage() throws Exception {
-    adapter.endpointActivation(new ListenerEndpointFactory(m -> {}), specFor(INBOX));
-    context.getWorkManager().refuseWork();
+    adapter.endpointActivation(ListenerEndpointFactory.forMessages(m -> {}), specFor(INBOX));
+    ((ImmediateWorkManager) context.getWorkManager()).refuseWork();
 
     post("a");
 
@@ -121,7 +124,8 @@ class MailboxResourceAdapterTest {
   @Test
   void deactivationStopsDelivery() throws Exception {
     List<String> received = new CopyOnWriteArrayList<>();
-    ListenerEndpointFactory endpoints = new ListenerEndpointFactory(m -> received.add(m.id()));
+    ListenerEndpointFactory endpoints =
+        ListenerEndpointFactory.forMessages(m -> received.add(m.id()));
     MailboxActivationSpec spec = specFor(INBOX);
     adapter.endpointActivation(endpoints, spec);
 

@@ -1,26 +1,29 @@
 package io.mailbox.connector.jca.inbound;
 
-import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxListener;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.Work;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
-/** Hands one message to one MDB instance and reports the outcome to the kernel's settlement. */
+/** Hands one message to one MDB instance on a WorkManager thread and reports how it went. */
 final class DeliveryWork implements Work {
   private final MessageEndpointFactory endpointFactory;
-  private final MailMessage message;
+  private final Consumer<Object> invocation;
   private final CompletableFuture<Void> outcome;
 
+  /**
+   * @param invocation calls the listener method on the endpoint (an MDB proxy)
+   * @param outcome completed normally when the MDB returned, exceptionally with what it threw
+   */
   DeliveryWork(
       MessageEndpointFactory endpointFactory,
-      MailMessage message,
+      Consumer<Object> invocation,
       CompletableFuture<Void> outcome) {
     this.endpointFactory = endpointFactory;
-    this.message = message;
+    this.invocation = invocation;
     this.outcome = outcome;
   }
 
@@ -35,7 +38,7 @@ final class DeliveryWork implements Work {
       return;
     }
     try {
-      ((MailboxListener) endpoint).onMessage(message);
+      invocation.accept(endpoint);
       outcome.complete(null);
     } catch (Throwable failure) {
       outcome.completeExceptionally(failure);
@@ -46,6 +49,6 @@ final class DeliveryWork implements Work {
 
   @Override
   public void release() {
-    // A delivery cannot be interrupted half-way; it settles when onMessage returns.
+    // A delivery cannot be interrupted half-way; it settles when the MDB returns.
   }
 }

@@ -1,31 +1,34 @@
 package io.mailbox.connector.jca.inbound;
 
-import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.RetriableDeliveryException;
-import io.mailbox.connector.api.Subscription;
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailboxDeliveryListener;
+import io.mailbox.connector.api.MailboxListener;
 import io.mailbox.connector.kernel.Mailbox;
+import io.mailbox.connector.kernel.Scheduler;
+import jakarta.resource.NotSupportedException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
-import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.logging.Logger;
 
 /**
- * One active MDB endpoint: a kernel subscription whose deliveries run as {@link DeliveryWork} on
- * the adapter's WorkManager, so the poster's thread (possibly committing a transaction) never runs
- * application code.
+ * One active MDB endpoint. Two shapes, chosen by the activation's {@code manualAck}:
+ *
+ * <ul>
+ *   <li>{@link SubscriptionActivation}: a kernel subscription; the MDB's return settles handled, an
+ *       exception unhandled (retriable) or discard;
+ *   <li>{@link LeasedFetchActivation}: leased fetches the MDB settles itself.
+ * </ul>
+ *
+ * Both run application code only on WorkManager threads, never on the poster's thread (which may be
+ * committing a transaction), and never more than {@code maxConcurrency} at once.
  */
-public final class EndpointActivation {
-  private static final Logger LOG = Logger.getLogger(EndpointActivation.class.getName());
+public abstract class EndpointActivation {
+  protected final Mailbox kernel;
+  protected final WorkManager workManager;
+  protected final MessageEndpointFactory endpointFactory;
+  protected final MailboxActivationSpec spec;
+  protected final ConcurrencyLimiter limiter;
 
-  private final Mailbox kernel;
-  private final WorkManager workManager;
-  private final MessageEndpointFactory endpointFactory;
-  private final MailboxActivationSpec spec;
-  private volatile Subscription subscription;
-
-  public EndpointActivation(
+  EndpointActivation(
       Mailbox kernel,
       WorkManager workManager,
       MessageEndpointFactory endpointFactory,
@@ -34,35 +37,46 @@ public final class EndpointActivation {
     this.workManager = workManager;
     this.endpointFactory = endpointFactory;
     this.spec = spec;
+    this.limiter = new ConcurrencyLimiter(spec.getMaxConcurrency());
   }
 
-  public void start() {
-    subscription = kernel.subscribe(spec.getAddress(), this::deliver);
-    LOG.info(
-        () ->
-            "MDB endpoint "
-                + endpointFactory.getActivationName()
-                + " listens on "
-                + spec.mailAddress());
-  }
-
-  /** Stops deliveries; one already running settles on its own. */
-  public void stop() {
-    Subscription current = subscription;
-    if (current != null) {
-      current.unsubscribe();
+  /**
+   * The activation for an endpoint; refuses an MDB whose listener interface does not match its
+   * {@code manualAck} setting.
+   */
+  public static EndpointActivation create(
+      Mailbox kernel,
+      WorkManager workManager,
+      Scheduler scheduler,
+      MessageEndpointFactory endpointFactory,
+      MailboxActivationSpec spec)
+      throws NotSupportedException {
+    Class<?> endpointClass = endpointFactory.getEndpointClass();
+    boolean manual = Boolean.TRUE.equals(spec.getManualAck());
+    Class<?> needed = manual ? MailboxDeliveryListener.class : MailboxListener.class;
+    if (endpointClass != null && !needed.isAssignableFrom(endpointClass)) {
+      throw new NotSupportedException(
+          ErrorCode.INVALID_ACTIVATION.code()
+              + " "
+              + endpointClass.getName()
+              + " must implement "
+              + needed.getSimpleName()
+              + (manual
+                  ? " when manualAck is true"
+                  : " (or set manualAck=true and implement MailboxDeliveryListener)"));
     }
+    return manual
+        ? new LeasedFetchActivation(kernel, workManager, scheduler, endpointFactory, spec)
+        : new SubscriptionActivation(kernel, workManager, endpointFactory, spec);
   }
 
-  private CompletionStage<Void> deliver(MailMessage message) {
-    CompletableFuture<Void> outcome = new CompletableFuture<>();
-    try {
-      workManager.scheduleWork(new DeliveryWork(endpointFactory, message, outcome));
-    } catch (WorkException e) {
-      // No thread to run it on: put the message back rather than lose it.
-      outcome.completeExceptionally(
-          new RetriableDeliveryException("WorkManager refused the delivery", e));
-    }
-    return outcome;
+  public abstract void start();
+
+  /** Stops new deliveries; waiting ones go back to the queue, running ones settle on their own. */
+  public abstract void stop();
+
+  /** Deliveries running now (for status and tests). */
+  public int running() {
+    return limiter.running();
   }
 }

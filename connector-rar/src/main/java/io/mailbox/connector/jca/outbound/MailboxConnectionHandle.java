@@ -1,11 +1,18 @@
 package io.mailbox.connector.jca.outbound;
 
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.FetchOptions;
+import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.connector.kernel.Mailbox;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,17 +33,67 @@ final class MailboxConnectionHandle implements MailboxConnection {
 
   @Override
   public Optional<MailMessage> fetch(String address) {
-    return open().kernel().fetch(address);
+    return kernel().fetch(address);
+  }
+
+  @Override
+  public List<Delivery> fetch(String address, FetchOptions options) {
+    MailboxManagedConnection connection = open();
+    FetchOptions effective =
+        options.manualAck() && options.ackTimeout() == null
+            ? new FetchOptions(options.limit(), true, connection.defaultAckTimeout(), false)
+            : options;
+    return connection.kernel().fetch(address, effective);
+  }
+
+  @Override
+  public List<MailMessage> peek(String address, int limit) {
+    return kernel().peek(address, limit);
+  }
+
+  @Override
+  public boolean settle(String address, String key, String leaseId, Disposition disposition) {
+    return kernel().settle(address, key, leaseId, disposition);
   }
 
   @Override
   public AddressStatus status(String address) {
-    return open().kernel().status(address);
+    return kernel().status(address);
   }
 
   @Override
   public Snapshot snapshot() {
-    return open().kernel().snapshot();
+    return kernel().snapshot();
+  }
+
+  @Override
+  public RecoverResult recover(String address) {
+    return kernel().recover(address);
+  }
+
+  @Override
+  public RecoverResult recover() {
+    return kernel().recover();
+  }
+
+  @Override
+  public List<LocatedCopy> locate(String messageId) {
+    return kernel().locate(messageId);
+  }
+
+  @Override
+  public List<MailMessage> peekParked(String address, int limit) {
+    return kernel().peekParked(address, limit);
+  }
+
+  @Override
+  public int purgeParked(String address, String key) {
+    return kernel().purgeParked(address, key);
+  }
+
+  @Override
+  public long clear() {
+    return kernel().clear();
   }
 
   @Override
@@ -60,6 +117,10 @@ final class MailboxConnectionHandle implements MailboxConnection {
   /** The physical connection was cleaned up under this handle: it can no longer be used. */
   void invalidate() {
     closed = true;
+  }
+
+  private Mailbox kernel() {
+    return open().kernel();
   }
 
   private MailboxManagedConnection open() {

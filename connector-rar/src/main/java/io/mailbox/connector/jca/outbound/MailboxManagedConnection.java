@@ -41,6 +41,10 @@ final class MailboxManagedConnection implements ManagedConnection {
     return adapter.kernel();
   }
 
+  java.time.Duration defaultAckTimeout() {
+    return adapter.defaultAckTimeout();
+  }
+
   /**
    * Posts now, or holds the post until the enlisted transaction commits. The recipient's scheme is
    * checked first either way, so a bad post fails inside the caller's transaction.

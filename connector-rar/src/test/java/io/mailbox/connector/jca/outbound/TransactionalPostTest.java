@@ -25,6 +25,7 @@ class TransactionalPostTest {
   @BeforeEach
   void connect() throws Exception {
     adapter = new MailboxResourceAdapter();
+    adapter.setMemoryScope("tx-test-" + java.util.UUID.randomUUID());
     adapter.start(new FakeBootstrapContext());
     MailboxManagedConnectionFactory factory = new MailboxManagedConnectionFactory();
     factory.setResourceAdapter(adapter);

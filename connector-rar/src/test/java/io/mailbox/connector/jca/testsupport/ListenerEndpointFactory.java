@@ -1,5 +1,6 @@
 package io.mailbox.connector.jca.testsupport;
 
+import io.mailbox.connector.api.MailboxDeliveryListener;
 import io.mailbox.connector.api.MailboxListener;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
@@ -9,13 +10,28 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Stands in for the EJB container: each endpoint is a proxy that calls the given listener. */
+/**
+ * Stands in for the EJB container: each endpoint is a proxy that calls the given listener (a {@link
+ * MailboxListener} or a {@link MailboxDeliveryListener}).
+ */
 public final class ListenerEndpointFactory implements MessageEndpointFactory {
-  private final MailboxListener listener;
+  private final Object listener;
+  private final Class<?> listenerType;
   private final AtomicInteger released = new AtomicInteger();
 
-  public ListenerEndpointFactory(MailboxListener listener) {
+  private ListenerEndpointFactory(Object listener, Class<?> listenerType) {
     this.listener = listener;
+    this.listenerType = listenerType;
+  }
+
+  /** An MDB that settles by returning or throwing. */
+  public static ListenerEndpointFactory forMessages(MailboxListener listener) {
+    return new ListenerEndpointFactory(listener, MailboxListener.class);
+  }
+
+  /** A manual-ack MDB that settles each delivery itself. */
+  public static ListenerEndpointFactory forDeliveries(MailboxDeliveryListener listener) {
+    return new ListenerEndpointFactory(listener, MailboxDeliveryListener.class);
   }
 
   /** How many endpoints were released after use (every created one must be). */
@@ -28,9 +44,9 @@ public final class ListenerEndpointFactory implements MessageEndpointFactory {
     return (MessageEndpoint)
         Proxy.newProxyInstance(
             getClass().getClassLoader(),
-            new Class<?>[] {MessageEndpoint.class, MailboxListener.class},
+            new Class<?>[] {MessageEndpoint.class, listenerType},
             (proxy, method, args) -> {
-              if (method.getDeclaringClass() == MailboxListener.class) {
+              if (method.getDeclaringClass() == listenerType) {
                 try {
                   return method.invoke(listener, args);
                 } catch (InvocationTargetException e) {
@@ -62,6 +78,6 @@ public final class ListenerEndpointFactory implements MessageEndpointFactory {
 
   @Override
   public Class<?> getEndpointClass() {
-    return MailboxListener.class;
+    return listenerType;
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.RetryPolicy;
+import io.mailbox.connector.api.SubscribeOptions;
 import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.api.SystemHeaders;
 import java.time.Duration;
@@ -151,6 +152,22 @@ class RetryTest {
     rig.advance(Duration.ofMinutes(1));
 
     assertThat(failing.attempts).hasSize(1);
+  }
+
+  @Test
+  void aSubscriptionsOwnPolicyOverridesTheProvidersForItAlone() {
+    rig.provider.setRetryPolicy(RetryPolicy.of(5, Duration.ofSeconds(1)));
+    ScriptedSubscriber own = ScriptedSubscriber.failingRetriably();
+    ScriptedSubscriber inherited = ScriptedSubscriber.failingRetriably();
+    rig.provider.subscribe(
+        INBOX, own, SubscribeOptions.withRetry(RetryPolicy.of(2, Duration.ofSeconds(1))));
+    rig.provider.subscribe(INBOX, inherited);
+
+    rig.post("a");
+    rig.advance(Duration.ofMinutes(1));
+
+    assertThat(own.attempts).hasSize(2);
+    assertThat(inherited.attempts).hasSize(5);
   }
 
   @Test

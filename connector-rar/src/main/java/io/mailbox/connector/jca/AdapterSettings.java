@@ -1,0 +1,88 @@
+package io.mailbox.connector.jca;
+
+import io.mailbox.connector.api.DeadLetterPolicy;
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.RetryPolicy;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The adapter's configuration as validated values. Every property is declared once, with its
+ * default and description, in {@code META-INF/ra.xml}; the bean setters on {@link
+ * MailboxResourceAdapter} only store text and numbers, and this record turns them into policies (or
+ * refuses them with {@code MBX-1008}) when the adapter starts.
+ */
+record AdapterSettings(
+    List<String> enabledProviders,
+    String memoryScope,
+    Optional<RetryPolicy> retryPolicy,
+    Optional<DeadLetterPolicy> deadLetterPolicy,
+    Duration defaultAckTimeout,
+    Duration leaseSweepInterval,
+    Duration deliverySettleTimeout) {
+
+  static AdapterSettings of(MailboxResourceAdapter adapter) {
+    List<String> providers =
+        Arrays.stream(adapter.getEnabledProviders().split(","))
+            .map(String::strip)
+            .filter(s -> !s.isEmpty())
+            .map(s -> s.toLowerCase(Locale.ROOT))
+            .distinct()
+            .toList();
+    int attempts = nonNegative("retryMaxAttempts", adapter.getRetryMaxAttempts());
+    Optional<RetryPolicy> retry =
+        attempts == 0
+            ? Optional.empty()
+            : Optional.of(
+                new RetryPolicy(
+                    attempts,
+                    millis("retryBaseDelayMillis", adapter.getRetryBaseDelayMillis()),
+                    millis("retryMaxDelayMillis", adapter.getRetryMaxDelayMillis())));
+    Optional<DeadLetterPolicy> deadLetters =
+        Boolean.TRUE.equals(adapter.getDeadLetterEnabled())
+            ? Optional.of(
+                new DeadLetterPolicy(
+                    adapter.getDeadLetterSuffix(), adapter.getDeadLetterMaxNesting()))
+            : Optional.empty();
+    String scope = adapter.getMemoryScope();
+    if (scope == null || scope.isBlank()) {
+      throw invalid("memoryScope", String.valueOf(scope));
+    }
+    return new AdapterSettings(
+        providers,
+        scope.strip(),
+        retry,
+        deadLetters,
+        millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),
+        millis("leaseSweepIntervalMillis", adapter.getLeaseSweepIntervalMillis()),
+        millis("deliverySettleTimeoutMillis", adapter.getDeliverySettleTimeoutMillis()));
+  }
+
+  private static int nonNegative(String name, Integer value) {
+    if (value == null || value < 0) {
+      throw invalid(name, String.valueOf(value));
+    }
+    return value;
+  }
+
+  private static Duration millis(String name, Long value) {
+    if (value == null || value < 0) {
+      throw invalid(name, String.valueOf(value));
+    }
+    return Duration.ofMillis(value);
+  }
+
+  private static MailboxException invalid(String name, String value) {
+    return new MailboxException(
+        ErrorCode.INVALID_POLICY,
+        "Adapter property "
+            + name
+            + " is invalid ("
+            + value
+            + "); see META-INF/ra.xml for its range.");
+  }
+}
