@@ -70,6 +70,7 @@ sed -e "s#@H2_URL@#jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY#" \
 # shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
 java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
   --nocluster --port "$port" \
+  --systemProperties "$here/micro-system.properties" \
   --postbootcommandfile "$data/post-boot-commands.asadmin" \
   --deploy "$console_war" --deploy "$orders_war" \
   > "$log_file" 2>&1 &

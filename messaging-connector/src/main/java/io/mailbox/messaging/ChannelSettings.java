@@ -1,0 +1,117 @@
+package io.mailbox.messaging;
+
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.connector.api.MailboxException;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * One channel's settings. MicroProfile Reactive Messaging hands the connector the channel's keys
+ * ({@code mp.messaging.incoming.<channel>.*} / {@code mp.messaging.outgoing.<channel>.*}) merged
+ * over the connector-wide defaults ({@code mp.messaging.connector.mailbox.*}).
+ *
+ * <table>
+ *   <caption>Channel attributes</caption>
+ *   <tr><th>key</th><th>direction</th><th>meaning</th><th>default</th></tr>
+ *   <tr><td>address</td><td>both</td><td>the mailbox address</td><td>required</td></tr>
+ *   <tr><td>connection-factory</td><td>both</td><td>JNDI name of the adapter's factory</td>
+ *       <td>mailbox/ConnectionFactory</td></tr>
+ *   <tr><td>lease</td><td>incoming</td><td>lease per message in ms (0 never expires)</td><td>30000</td></tr>
+ *   <tr><td>max-in-flight</td><td>incoming</td><td>unacknowledged messages at most</td><td>16</td></tr>
+ *   <tr><td>max-attempts</td><td>incoming</td><td>rounds a message may fail retriably before it is
+ *       discarded (dead-lettered); 0 = unlimited</td><td>3</td></tr>
+ *   <tr><td>retry-delay</td><td>incoming</td><td>wait before a retriably failed message is handed
+ *       out again, in ms, doubling per round</td><td>1000</td></tr>
+ *   <tr><td>poll-interval</td><td>incoming</td><td>wait after an empty fetch, in ms</td><td>100</td></tr>
+ * </table>
+ */
+record ChannelSettings(
+    String channel,
+    MailAddress address,
+    String connectionFactory,
+    Duration lease,
+    int maxInFlight,
+    int maxAttempts,
+    Duration retryDelay,
+    Duration pollInterval) {
+
+  static ChannelSettings from(Config config) {
+    String channel = config.getOptionalValue("channel-name", String.class).orElse("?");
+    String address =
+        config
+            .getOptionalValue("address", String.class)
+            .orElseThrow(
+                () ->
+                    new MailboxException(
+                        ErrorCode.INVALID_ACTIVATION,
+                        "Channel '"
+                            + channel
+                            + "' has no address; set mp.messaging.<incoming|outgoing>."
+                            + channel
+                            + ".address"));
+    return new ChannelSettings(
+        channel,
+        MailAddress.parse(address),
+        config
+            .getOptionalValue("connection-factory", String.class)
+            .orElse(MailboxConnectionFactory.DEFAULT_JNDI_NAME),
+        Duration.ofMillis(
+            atLeast(channel, "lease", config.getOptionalValue("lease", Long.class), 30_000L, 0)),
+        (int)
+            atLeast(
+                channel,
+                "max-in-flight",
+                config.getOptionalValue("max-in-flight", Long.class),
+                16L,
+                1),
+        (int)
+            atLeast(
+                channel,
+                "max-attempts",
+                config.getOptionalValue("max-attempts", Long.class),
+                3L,
+                0),
+        Duration.ofMillis(
+            atLeast(
+                channel,
+                "retry-delay",
+                config.getOptionalValue("retry-delay", Long.class),
+                1_000L,
+                0)),
+        Duration.ofMillis(
+            atLeast(
+                channel,
+                "poll-interval",
+                config.getOptionalValue("poll-interval", Long.class),
+                100L,
+                1)));
+  }
+
+  private static long atLeast(
+      String channel, String key, Optional<Long> value, long fallback, long minimum) {
+    long chosen = value.orElse(fallback);
+    if (chosen < minimum) {
+      throw new MailboxException(
+          ErrorCode.INVALID_POLICY,
+          "Channel '"
+              + channel
+              + "': "
+              + key
+              + " must be at least "
+              + minimum
+              + ", was "
+              + chosen
+              + ".");
+    }
+    return chosen;
+  }
+
+  /** The wait before handing a message out again after it failed retriably in {@code round}. */
+  Duration retryDelayAfter(int round) {
+    int exponent = Math.max(0, Math.min(round - 1, 20));
+    return retryDelay.multipliedBy(1L << exponent);
+  }
+}

@@ -1,0 +1,141 @@
+package io.mailbox.messaging;
+
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.SystemHeaders;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * A message of an incoming {@code mailbox} channel: the payload is the body text; the mailbox
+ * details are reachable with {@code message.unwrap(IncomingMailboxMessage.class)} (or {@link
+ * #of(Message)}). {@code ack()} settles it as handled; {@code nack(e)} as unhandled when {@code e}
+ * is retriable and rounds remain (after the channel's retry delay), otherwise as discard (a
+ * dead-letter record where enabled).
+ */
+public final class IncomingMailboxMessage implements Message<String> {
+  private final Delivery delivery;
+  private final ChannelSettings settings;
+  private final NackScheduler nackScheduler;
+  private final Runnable onSettled;
+  private final AtomicBoolean settled = new AtomicBoolean();
+
+  /** Runs a delayed "give it back" without holding a thread. */
+  interface NackScheduler {
+    void later(java.time.Duration delay, Runnable task);
+  }
+
+  IncomingMailboxMessage(
+      Delivery delivery,
+      ChannelSettings settings,
+      NackScheduler nackScheduler,
+      Runnable onSettled) {
+    this.delivery = delivery;
+    this.settings = settings;
+    this.nackScheduler = nackScheduler;
+    this.onSettled = onSettled;
+  }
+
+  /** The mailbox details of a message from a {@code mailbox} channel, if it is one. */
+  public static Optional<IncomingMailboxMessage> of(Message<?> message) {
+    if (message instanceof IncomingMailboxMessage incoming) {
+      return Optional.of(incoming);
+    }
+    try {
+      return Optional.of(message.unwrap(IncomingMailboxMessage.class));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public String getPayload() {
+    return delivery.message().body();
+  }
+
+  /** The address the message was taken from. */
+  public MailAddress address() {
+    return delivery.address();
+  }
+
+  /** The sender's message id. */
+  public String messageId() {
+    return delivery.message().id();
+  }
+
+  /** This copy's key ({@code mbx-send-id}). */
+  public String sendId() {
+    return delivery.key();
+  }
+
+  /** Every header, including the system ones. */
+  public Map<String, String> headers() {
+    return delivery.message().headers();
+  }
+
+  /** Which hand-out this is (1 the first time; grows each time the message comes back). */
+  public int round() {
+    return SystemHeaders.intHeader(delivery.message(), SystemHeaders.ROUND, 1);
+  }
+
+  /** The attempt inside one delivery chain (always 1 for a fetched message). */
+  public int attempt() {
+    return SystemHeaders.intHeader(delivery.message(), SystemHeaders.ATTEMPT, 1);
+  }
+
+  @Override
+  public Supplier<CompletionStage<Void>> getAck() {
+    return () -> {
+      settle(Disposition.HANDLED);
+      return CompletableFuture.completedFuture(null);
+    };
+  }
+
+  @Override
+  public Function<Throwable, CompletionStage<Void>> getNack() {
+    return reason -> {
+      boolean retry =
+          Disposition.isRetriable(reason)
+              && (settings.maxAttempts() == 0 || round() < settings.maxAttempts());
+      if (retry) {
+        // Hold the lease through the backoff, then give it back: no hot loop of instant
+        // redeliveries.
+        nackScheduler.later(settings.retryDelayAfter(round()), () -> settle(Disposition.UNHANDLED));
+      } else {
+        settle(Disposition.DISCARD);
+      }
+      return CompletableFuture.completedFuture(null);
+    };
+  }
+
+  @Override
+  public <C> C unwrap(Class<C> type) {
+    if (type.isInstance(this)) {
+      return type.cast(this);
+    }
+    if (type.isInstance(delivery)) {
+      return type.cast(delivery);
+    }
+    throw new IllegalArgumentException(
+        "A mailbox message cannot be unwrapped as " + type.getName());
+  }
+
+  private void settle(Disposition disposition) {
+    if (settled.compareAndSet(false, true)) {
+      delivery.settle(disposition);
+      onSettled.run();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "IncomingMailboxMessage[" + delivery.message() + "]";
+  }
+}

@@ -1,0 +1,101 @@
+package io.mailbox.messaging;
+
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.connector.api.MailboxException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.spi.Connector;
+import org.eclipse.microprofile.reactive.messaging.spi.IncomingConnectorFactory;
+import org.eclipse.microprofile.reactive.messaging.spi.OutgoingConnectorFactory;
+import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
+import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
+import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
+
+/**
+ * The {@code mailbox} connector: {@code mp.messaging.incoming.<ch>.connector=mailbox} reads an
+ * address, {@code mp.messaging.outgoing.<ch>.connector=mailbox} writes one. Channel attributes:
+ * {@link ChannelSettings}. Threads come from the server's default managed scheduled executor.
+ */
+@ApplicationScoped
+@Connector(MailboxConnector.NAME)
+public class MailboxConnector implements IncomingConnectorFactory, OutgoingConnectorFactory {
+  /** The connector name used in {@code mp.messaging.*.connector}. */
+  public static final String NAME = "mailbox";
+
+  private static final String DEFAULT_EXECUTOR = "java:comp/DefaultManagedScheduledExecutorService";
+
+  private static final Logger LOG = Logger.getLogger(MailboxConnector.class.getName());
+
+  // Looked up (not @Resource-injected: Payara cannot resolve that in a WEB-INF/lib bean) when the
+  // first channel is built, on the deployment thread where java:comp is bound.
+  private volatile ScheduledExecutorService executor;
+
+  private final Map<String, MailboxConnectionFactory> factories = new ConcurrentHashMap<>();
+
+  @Override
+  public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
+    ChannelSettings settings = ChannelSettings.from(config);
+    LOG.info(() -> "Incoming channel " + settings.channel() + " reads " + settings.address());
+    return ReactiveStreams.fromPublisher(
+        new MailboxPublisher(settings, () -> factory(settings.connectionFactory()), executor()));
+  }
+
+  @Override
+  public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
+    ChannelSettings settings = ChannelSettings.from(config);
+    LOG.info(() -> "Outgoing channel " + settings.channel() + " writes " + settings.address());
+    MailboxSender sender = new MailboxSender(settings, () -> factory(settings.connectionFactory()));
+    return ReactiveStreams.<Message<?>>builder()
+        .flatMapCompletionStage(
+            // A stage redeemed with null fails a Reactive Streams stream: pass the message on.
+            message -> sender.send(message).thenApply(ignored -> message))
+        .ignore();
+  }
+
+  private ScheduledExecutorService executor() {
+    if (executor == null) {
+      synchronized (this) {
+        if (executor == null) {
+          executor = lookupExecutor();
+        }
+      }
+    }
+    return executor;
+  }
+
+  private static ScheduledExecutorService lookupExecutor() {
+    try {
+      return (ScheduledExecutorService) new InitialContext().lookup(DEFAULT_EXECUTOR);
+    } catch (NamingException e) {
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "The platform's " + DEFAULT_EXECUTOR + " is not available to the mailbox connector.",
+          e);
+    }
+  }
+
+  private MailboxConnectionFactory factory(String jndiName) {
+    return factories.computeIfAbsent(
+        jndiName,
+        name -> {
+          try {
+            return (MailboxConnectionFactory) new InitialContext().lookup(name);
+          } catch (NamingException e) {
+            throw new MailboxException(
+                ErrorCode.CONNECTION_UNAVAILABLE,
+                "No mailbox connection factory at '"
+                    + name
+                    + "'; deploy the connector and its resource (server-config/).",
+                e);
+          }
+        });
+  }
+}

@@ -1,0 +1,139 @@
+package io.mailbox.messaging;
+
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.FetchOptions;
+import io.mailbox.connector.api.MailboxConnection;
+import io.mailbox.connector.api.MailboxConnectionFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+/**
+ * An incoming channel as a Reactive Streams publisher. It takes messages from its address only
+ * under leases and never more than the subscriber requested, nor more than {@code max-in-flight}
+ * unacknowledged at once: a slow consumer slows the fetching, it never piles up leases.
+ */
+final class MailboxPublisher implements Publisher<Message<?>> {
+  private static final Logger LOG = Logger.getLogger(MailboxPublisher.class.getName());
+
+  private final ChannelSettings settings;
+  private final Supplier<MailboxConnectionFactory> connections;
+  private final ScheduledExecutorService executor;
+
+  MailboxPublisher(
+      ChannelSettings settings,
+      Supplier<MailboxConnectionFactory> connections,
+      ScheduledExecutorService executor) {
+    this.settings = settings;
+    this.connections = connections;
+    this.executor = executor;
+  }
+
+  @Override
+  public void subscribe(Subscriber<? super Message<?>> subscriber) {
+    ChannelSubscription subscription = new ChannelSubscription(subscriber);
+    subscriber.onSubscribe(subscription);
+  }
+
+  /** One subscriber's demand, in-flight count and fetch loop. */
+  private final class ChannelSubscription implements Subscription {
+    private final Subscriber<? super Message<?>> subscriber;
+    private final AtomicLong demand = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private volatile boolean cancelled;
+
+    ChannelSubscription(Subscriber<? super Message<?>> subscriber) {
+      this.subscriber = subscriber;
+    }
+
+    @Override
+    public void request(long n) {
+      if (n <= 0) {
+        cancelled = true;
+        subscriber.onError(
+            new IllegalArgumentException(
+                "Reactive Streams rule 3.9: request(" + n + ") must be positive"));
+        return;
+      }
+      demand.accumulateAndGet(
+          n, (current, more) -> current + more < 0 ? Long.MAX_VALUE : current + more);
+      drainSoon(Duration.ZERO);
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+    }
+
+    private void drainSoon(Duration delay) {
+      if (!cancelled) {
+        executor.schedule(this::drain, delay.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
+
+    private void drain() {
+      if (cancelled || !draining.compareAndSet(false, true)) {
+        return;
+      }
+      boolean idle = false;
+      try {
+        while (!cancelled) {
+          long wanted = Math.min(demand.get(), settings.maxInFlight() - (long) inFlight.get());
+          if (wanted <= 0) {
+            return; // more demand or a settled message wakes the loop
+          }
+          List<Delivery> taken = fetch((int) Math.min(wanted, 100));
+          if (taken.isEmpty()) {
+            idle = true;
+            return;
+          }
+          for (Delivery delivery : taken) {
+            inFlight.incrementAndGet();
+            demand.decrementAndGet();
+            subscriber.onNext(
+                new IncomingMailboxMessage(delivery, settings, this::later, this::settled));
+          }
+        }
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.WARNING,
+            "Channel {0}: fetching from {1} failed, retrying: {2}",
+            new Object[] {settings.channel(), settings.address(), e.getMessage()});
+        idle = true;
+      } finally {
+        draining.set(false);
+        if (idle) {
+          drainSoon(settings.pollInterval());
+        }
+      }
+    }
+
+    private List<Delivery> fetch(int limit) {
+      try (MailboxConnection connection = connections.get().getConnection()) {
+        return connection.fetch(
+            settings.address().toString(), new FetchOptions(limit, true, settings.lease(), false));
+      }
+    }
+
+    private void settled() {
+      inFlight.decrementAndGet();
+      drainSoon(Duration.ZERO);
+    }
+
+    private void later(Duration delay, Runnable task) {
+      executor.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package io.mailbox.messaging;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * A message for an outgoing {@code mailbox} channel that also sets the mailbox id and headers:
+ * {@code emitter.send(OutgoingMailboxMessage.of(json).withId("order-42").withHeader("type",
+ * "placed"))}. Any other message is sent with a generated id and no headers.
+ */
+public final class OutgoingMailboxMessage<T> implements Message<T> {
+  private final T payload;
+  private final String id;
+  private final Map<String, String> headers;
+  private final Supplier<CompletionStage<Void>> ack;
+  private final Function<Throwable, CompletionStage<Void>> nack;
+
+  private OutgoingMailboxMessage(
+      T payload,
+      String id,
+      Map<String, String> headers,
+      Supplier<CompletionStage<Void>> ack,
+      Function<Throwable, CompletionStage<Void>> nack) {
+    this.payload = payload;
+    this.id = id;
+    this.headers = Map.copyOf(headers);
+    this.ack = ack;
+    this.nack = nack;
+  }
+
+  public static <T> OutgoingMailboxMessage<T> of(T payload) {
+    return new OutgoingMailboxMessage<>(
+        payload,
+        null,
+        Map.of(),
+        () -> CompletableFuture.completedFuture(null),
+        reason -> CompletableFuture.completedFuture(null));
+  }
+
+  public OutgoingMailboxMessage<T> withId(String newId) {
+    return new OutgoingMailboxMessage<>(payload, newId, headers, ack, nack);
+  }
+
+  public OutgoingMailboxMessage<T> withHeader(String name, String value) {
+    Map<String, String> more = new TreeMap<>(headers);
+    more.put(name, value);
+    return new OutgoingMailboxMessage<>(payload, id, more, ack, nack);
+  }
+
+  @Override
+  public OutgoingMailboxMessage<T> withAck(Supplier<CompletionStage<Void>> newAck) {
+    return new OutgoingMailboxMessage<>(payload, id, headers, newAck, nack);
+  }
+
+  @Override
+  public OutgoingMailboxMessage<T> withNack(Function<Throwable, CompletionStage<Void>> newNack) {
+    return new OutgoingMailboxMessage<>(payload, id, headers, ack, newNack);
+  }
+
+  @Override
+  public T getPayload() {
+    return payload;
+  }
+
+  public Optional<String> id() {
+    return Optional.ofNullable(id);
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  @Override
+  public Supplier<CompletionStage<Void>> getAck() {
+    return ack;
+  }
+
+  @Override
+  public Function<Throwable, CompletionStage<Void>> getNack() {
+    return nack;
+  }
+}
