@@ -96,7 +96,7 @@ for _ in $(seq 1 "$timeout"); do
     exit 1
   fi
   console_code="$(curl -s -o /dev/null -w '%{http_code}' "$console_url" || true)"
-  orders_code="$(curl -s -o /dev/null -w '%{http_code}' "$orders_url/billed" || true)"
+  orders_code="$(curl -s -o /dev/null -w '%{http_code}' "$orders_url/progress" || true)"
   if [ "$console_code" = 200 ] && [ "$orders_code" = 200 ]; then
     ready=true
     break
@@ -116,7 +116,7 @@ cat <<BANNER
 
     Console   $console_url
     Sign in   user '$MAILBOX_CONSOLE_USERNAME', password $password_shown
-    Example   curl -X POST '$orders_url?item=book&quantity=2'   (then watch mem://billing@shop/orders)
+    Example   curl -X POST '$orders_url?item=book&quantity=2'   (then watch the mem:// addresses on the dashboard)
     Health    http://localhost:$port/health/ready
     Data      $data   (log: $log_file)
     Stop      kill $pid

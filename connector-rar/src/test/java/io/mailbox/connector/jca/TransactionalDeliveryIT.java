@@ -27,7 +27,11 @@ class TransactionalDeliveryIT {
   @Deployment
   static WebArchive deployment() {
     return ShrinkWrap.create(WebArchive.class, "adapter-it.war")
-        .addClasses(InboxRecorder.class, RecordingListener.class, TransactionalPoster.class);
+        .addClasses(
+            InboxRecorder.class,
+            RecordingListener.class,
+            ManualAckListener.class,
+            TransactionalPoster.class);
   }
 
   @EJB private TransactionalPoster poster;
@@ -71,6 +75,26 @@ class TransactionalDeliveryIT {
     EJBException refused =
         assertThrows(EJBException.class, () -> poster.postWithoutTransaction(toUnknownScheme));
     assertTrue(rootMessage(refused).startsWith("MBX-1003"), rootMessage(refused));
+  }
+
+  @Test
+  void aManualAckMdbSettlesItsDeliveriesAndAGivenBackOneReturnsInTheNextRound() throws Exception {
+    drain();
+    poster.postWithoutTransaction(
+        MailMessage.to(ManualAckListener.ADDRESS).id("m-once").body("once").build());
+    poster.postWithoutTransaction(
+        MailMessage.to(ManualAckListener.ADDRESS).id("m-again").body("again").build());
+
+    Optional<MailMessage> first = recorder.next(ARRIVAL);
+    Optional<MailMessage> second = recorder.next(ARRIVAL);
+
+    assertTrue(first.isPresent() && second.isPresent(), "both handled");
+    MailMessage again = first.get().id().equals("m-again") ? first.get() : second.get();
+    assertEquals(
+        "2", again.header("mbx-round").orElse(""), "handed out again after the MDB gave it back");
+    assertEquals(
+        0, poster.status(ManualAckListener.ADDRESS).inFlightCount(), "nothing left under lease");
+    assertEquals(0, poster.status(ManualAckListener.ADDRESS).unreadCount());
   }
 
   @Test

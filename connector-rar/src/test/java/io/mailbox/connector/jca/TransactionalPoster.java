@@ -49,6 +49,13 @@ public class TransactionalPoster {
     }
   }
 
+  @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+  public io.mailbox.connector.api.AddressStatus status(String address) {
+    try (MailboxConnection connection = factory.getConnection()) {
+      return connection.status(address);
+    }
+  }
+
   /** Returns the error message a closed handle gives. */
   @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
   public String useClosedHandle() {

@@ -130,13 +130,15 @@ class RunScriptSmokeIT {
             HttpResponse.BodyHandlers.ofString());
     assertThat(placed.statusCode()).as(placed.body()).isEqualTo(202);
     String orderId = jsonString(placed.body(), "orderId");
-    awaitBilled(orderId);
+    awaitProgress(orderId);
 
     try (ConsoleBrowser browser = new ConsoleBrowser()) {
       browser.open(url("/console/"));
       browser.signIn(USERNAME, PASSWORD);
       browser.waitFor("addresses");
-      browser.waitForGridCell("mem://billing@shop/orders");
+      browser.waitForGridCell("mem://orders@shop/placed");
+      browser.waitForGridCell("mem://billing@shop/invoices");
+      browser.waitForGridCell("mem://shipping@shop/orders");
 
       assertThat(browser.title()).isEqualTo("Dashboard · Mailbox");
       assertThat(browser.waitFor("signed-in-user").getText()).isEqualTo("Signed in as " + USERNAME);
@@ -175,17 +177,20 @@ class RunScriptSmokeIT {
     assertThat(refused.body()).contains("ORD-400");
   }
 
-  private static void awaitBilled(String orderId) throws Exception {
+  /** Waits until the order went through the channel pipeline (invoiced) and the MDB (shipped). */
+  private static void awaitProgress(String orderId) throws Exception {
     Instant deadline = Instant.now().plusSeconds(20);
-    String billed = "";
+    String progress = "";
     while (Instant.now().isBefore(deadline)) {
-      billed = get("/orders-app/api/orders/billed").body();
-      if (billed.contains(orderId)) {
+      progress = get("/orders-app/api/orders/progress").body();
+      if (progress.matches("(?s).*\"invoiced\":\\[[^\\]]*" + orderId + ".*")
+          && progress.matches("(?s).*\"shipped\":\\[[^\\]]*" + orderId + ".*")) {
         return;
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("billing never received order " + orderId + "; billed: " + billed);
+    throw new AssertionError(
+        "order " + orderId + " was not both invoiced and shipped; progress: " + progress);
   }
 
   private static HttpResponse<String> get(String path) throws IOException, InterruptedException {

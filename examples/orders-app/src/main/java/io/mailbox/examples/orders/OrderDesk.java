@@ -3,25 +3,37 @@ package io.mailbox.examples.orders;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.messaging.OutgoingMailboxMessage;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import java.time.Clock;
 import java.util.UUID;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
 
 /**
- * Places orders. The letter to billing is posted inside the method's transaction, so it is
- * delivered only if the order is committed.
+ * Places orders. In the method's transaction it announces the order twice: on the {@code orders}
+ * channel (billing's pipeline) and, through the connection factory, to shipping's MDB. Both are
+ * delivered only if the transaction commits.
  */
 @Stateless
 public class OrderDesk {
-  /** Where billing listens. */
-  public static final String BILLING_ADDRESS = "mem:billing@shop/orders";
+  /** Where the pipeline picks orders up. */
+  public static final String PLACED_ADDRESS = "mem:orders@shop/placed";
+
+  /** Where shipping's MDB listens. */
+  public static final String SHIPPING_ADDRESS = "mem:shipping@shop/orders";
 
   /** Who the letters come from. */
   public static final String SHOP_ADDRESS = "mem:orders@shop/desk";
 
   private final Clock clock = Clock.systemUTC();
+
+  @Inject
+  @Channel("orders")
+  Emitter<String> orders;
 
   @Resource(lookup = MailboxConnectionFactory.DEFAULT_JNDI_NAME)
   private MailboxConnectionFactory mailbox;
@@ -29,7 +41,7 @@ public class OrderDesk {
   /** Places an order for {@code item} and returns its id. */
   public String place(String item, int quantity) {
     String orderId = UUID.randomUUID().toString();
-    String body =
+    String order =
         Json.createObjectBuilder()
             .add("orderId", orderId)
             .add("item", item)
@@ -37,13 +49,15 @@ public class OrderDesk {
             .add("placedAt", clock.instant().toString())
             .build()
             .toString();
+    orders.send(
+        OutgoingMailboxMessage.of(order).withId(orderId).withHeader("type", "order-placed"));
     try (MailboxConnection connection = mailbox.getConnection()) {
       connection.post(
-          MailMessage.to(BILLING_ADDRESS)
+          MailMessage.to(SHIPPING_ADDRESS)
               .from(SHOP_ADDRESS)
               .id(orderId)
               .header("type", "order-placed")
-              .body(body)
+              .body(order)
               .build());
     }
     return orderId;

@@ -1,5 +1,5 @@
 /**
- * A tiny shop: placing an order (REST) posts an "order placed" letter in the same transaction;
- * billing (an MDB) receives it. Start here to see a message move.
+ * A tiny shop: placing an order (REST) announces it in the same transaction on a channel (billing's
+ * pipeline: processor then sink) and to shipping's MDB. Start here to see messages move.
  */
 package io.mailbox.examples.orders;

@@ -1,2 +1,2 @@
-/** Billing: consumes "order placed" letters through an MDB. */
+/** Billing: a channel pipeline that turns placed orders into invoices and records them. */
 package io.mailbox.examples.orders.billing;

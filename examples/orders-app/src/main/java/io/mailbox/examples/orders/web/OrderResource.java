@@ -1,7 +1,7 @@
 package io.mailbox.examples.orders.web;
 
+import io.mailbox.examples.orders.OrderBook;
 import io.mailbox.examples.orders.OrderDesk;
-import io.mailbox.examples.orders.billing.BilledOrders;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
@@ -17,7 +17,7 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * {@code POST /orders-app/api/orders?item=book&quantity=2} places an order; {@code GET
- * /orders-app/api/orders/billed} lists what billing received.
+ * /orders-app/api/orders/progress} lists what billing invoiced and shipping shipped.
  */
 @Path("orders")
 @RequestScoped
@@ -26,7 +26,7 @@ public class OrderResource {
   private static final int MAX_QUANTITY = 1000;
 
   @EJB private OrderDesk desk;
-  @EJB private BilledOrders billed;
+  @EJB private OrderBook book;
 
   @POST
   public Response place(
@@ -45,10 +45,12 @@ public class OrderResource {
   }
 
   @GET
-  @Path("billed")
-  public JsonObject billed() {
-    var ids = Json.createArrayBuilder();
-    billed.recent().forEach(ids::add);
-    return Json.createObjectBuilder().add("billed", ids).build();
+  @Path("progress")
+  public JsonObject progress() {
+    var invoiced = Json.createArrayBuilder();
+    book.invoiced().forEach(invoiced::add);
+    var shipped = Json.createArrayBuilder();
+    book.shipped().forEach(shipped::add);
+    return Json.createObjectBuilder().add("invoiced", invoiced).add("shipped", shipped).build();
   }
 }
