@@ -126,6 +126,27 @@ class ChannelsIT {
   }
 
   @Test
+  void aThousandOrdersFlowThroughThePipelineAndNoneIsLost() throws Exception {
+    int before = observations.invoices.size();
+    long start = System.nanoTime();
+
+    IntStream.range(0, 1000).forEach(i -> senders.order("bulk-" + i));
+
+    await("a thousand more invoices", () -> observations.invoices.size() == before + 1000);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    // A figure for the issue notes, not a benchmark: two hops (emitter -> processor -> sink).
+    System.out.printf(
+        "PIPELINE: 1000 orders through two mailbox hops in %.2f s (%.0f/s)%n",
+        seconds, 1000 / seconds);
+    assertEquals(
+        1000,
+        observations.invoices.stream()
+            .filter(invoice -> invoice.contains("bulk-"))
+            .distinct()
+            .count());
+  }
+
+  @Test
   void anEmitterInsideACommittedTransactionDeliversAndARolledBackOneDoesNot() throws Exception {
     long before = status("mem:it@rm/transactional").unreadCount();
 
