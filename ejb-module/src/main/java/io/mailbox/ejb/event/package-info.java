@@ -1,0 +1,2 @@
+/** Integration events: versioned definitions and the portable envelope, validated on both sides. */
+package io.mailbox.ejb.event;

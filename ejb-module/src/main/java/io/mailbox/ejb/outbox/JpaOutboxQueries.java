@@ -1,0 +1,181 @@
+package io.mailbox.ejb.outbox;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.TypedQuery;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The outbox statements in JPQL, portable across H2, PostgreSQL and MariaDB. Each method runs in
+ * the transaction its caller holds ({@link TransactionalOutboxStore} opens one per call). Status
+ * writes are single {@code UPDATE ... WHERE claimVersion = :held} statements: the database decides
+ * who wins, not a read-then-write in Java.
+ */
+public final class JpaOutboxQueries implements OutboxStore {
+  private final EntityManager em;
+
+  public JpaOutboxQueries(EntityManager em) {
+    this.em = em;
+  }
+
+  @Override
+  public List<OutboxRow> page(String afterPosition, int limit) {
+    TypedQuery<OutboxRecord> query =
+        afterPosition == null
+            ? em.createQuery(
+                "SELECT r FROM OutboxRecord r WHERE r.status IN :open ORDER BY r.position",
+                OutboxRecord.class)
+            : em.createQuery(
+                    "SELECT r FROM OutboxRecord r WHERE r.status IN :open AND r.position > :after"
+                        + " ORDER BY r.position",
+                    OutboxRecord.class)
+                .setParameter("after", afterPosition);
+    return query
+        .setParameter("open", List.of(OutboxStatus.PENDING, OutboxStatus.FAILED))
+        .setMaxResults(limit)
+        .getResultList()
+        .stream()
+        .map(OutboxRecord::view)
+        .toList();
+  }
+
+  @Override
+  public boolean claim(String id, long expectedVersion, long leaseUntil) {
+    return em.createQuery(
+                "UPDATE OutboxRecord r SET r.claimVersion = r.claimVersion + 1, r.leaseUntil = :lease"
+                    + " WHERE r.id = :id AND r.claimVersion = :expected AND r.status = :pending")
+            .setParameter("lease", leaseUntil)
+            .setParameter("id", id)
+            .setParameter("expected", expectedVersion)
+            .setParameter("pending", OutboxStatus.PENDING)
+            .executeUpdate()
+        == 1;
+  }
+
+  @Override
+  public boolean markSent(String id, long heldVersion, long now, String sentBy) {
+    return em.createQuery(
+                "UPDATE OutboxRecord r SET r.status = :sent, r.settledAt = :now, r.sentBy = :by, r.leaseUntil = 0,"
+                    + " r.lastError = NULL WHERE r.id = :id AND r.claimVersion = :held AND r.status = :pending")
+            .setParameter("sent", OutboxStatus.SENT)
+            .setParameter("now", now)
+            .setParameter("by", sentBy)
+            .setParameter("id", id)
+            .setParameter("held", heldVersion)
+            .setParameter("pending", OutboxStatus.PENDING)
+            .executeUpdate()
+        == 1;
+  }
+
+  @Override
+  public boolean markRetry(
+      String id, long heldVersion, int attempts, long availableAt, String error) {
+    return em.createQuery(
+                "UPDATE OutboxRecord r SET r.attempts = :attempts, r.availableAt = :available, r.leaseUntil = 0,"
+                    + " r.lastError = :error WHERE r.id = :id AND r.claimVersion = :held AND r.status = :pending")
+            .setParameter("attempts", attempts)
+            .setParameter("available", availableAt)
+            .setParameter("error", error)
+            .setParameter("id", id)
+            .setParameter("held", heldVersion)
+            .setParameter("pending", OutboxStatus.PENDING)
+            .executeUpdate()
+        == 1;
+  }
+
+  @Override
+  public boolean markFailed(String id, long heldVersion, int attempts, String error) {
+    return em.createQuery(
+                "UPDATE OutboxRecord r SET r.status = :failed, r.attempts = :attempts, r.leaseUntil = 0,"
+                    + " r.lastError = :error WHERE r.id = :id AND r.claimVersion = :held AND r.status = :pending")
+            .setParameter("failed", OutboxStatus.FAILED)
+            .setParameter("attempts", attempts)
+            .setParameter("error", error)
+            .setParameter("id", id)
+            .setParameter("held", heldVersion)
+            .setParameter("pending", OutboxStatus.PENDING)
+            .executeUpdate()
+        == 1;
+  }
+
+  @Override
+  public boolean release(String id, boolean retry, long now) {
+    String update =
+        retry
+            ? "UPDATE OutboxRecord r SET r.status = :next, r.attempts = 0, r.leaseUntil = 0, r.availableAt = :now"
+                + " WHERE r.id = :id AND r.status = :failed"
+            : "UPDATE OutboxRecord r SET r.status = :next, r.settledAt = :now, r.leaseUntil = 0"
+                + " WHERE r.id = :id AND r.status = :failed";
+    return em.createQuery(update)
+            .setParameter("next", retry ? OutboxStatus.PENDING : OutboxStatus.DISCARDED)
+            .setParameter("now", now)
+            .setParameter("id", id)
+            .setParameter("failed", OutboxStatus.FAILED)
+            .executeUpdate()
+        == 1;
+  }
+
+  @Override
+  public Optional<OutboxRow> find(String id) {
+    OutboxRecord record = em.find(OutboxRecord.class, id);
+    if (record != null) {
+      em.refresh(record);
+    }
+    return Optional.ofNullable(record).map(OutboxRecord::view);
+  }
+
+  @Override
+  public List<OutboxRow> list(OutboxStatus status, int limit) {
+    return em
+        .createQuery(
+            "SELECT r FROM OutboxRecord r WHERE r.status = :status ORDER BY r.position",
+            OutboxRecord.class)
+        .setParameter("status", status)
+        .setMaxResults(limit)
+        .getResultList()
+        .stream()
+        .map(OutboxRecord::view)
+        .toList();
+  }
+
+  @Override
+  public long count(OutboxStatus status) {
+    return em.createQuery(
+            "SELECT COUNT(r) FROM OutboxRecord r WHERE r.status = :status", Long.class)
+        .setParameter("status", status)
+        .getSingleResult();
+  }
+
+  @Override
+  public Optional<Long> oldestPendingCreatedAt() {
+    return Optional.ofNullable(
+        em.createQuery(
+                "SELECT MIN(r.createdAt) FROM OutboxRecord r WHERE r.status = :pending", Long.class)
+            .setParameter("pending", OutboxStatus.PENDING)
+            .getSingleResult());
+  }
+
+  @Override
+  public int purgeSettled(long settledBefore, int limit) {
+    int purged = 0;
+    for (OutboxStatus settled : List.of(OutboxStatus.SENT, OutboxStatus.DISCARDED)) {
+      List<String> ids =
+          em.createQuery(
+                  "SELECT r.id FROM OutboxRecord r WHERE r.status = :status AND r.settledAt < :before"
+                      + " ORDER BY r.settledAt",
+                  String.class)
+              .setParameter("status", settled)
+              .setParameter("before", settledBefore)
+              .setMaxResults(limit)
+              .getResultList();
+      if (!ids.isEmpty()) {
+        purged +=
+            em.createQuery("DELETE FROM OutboxRecord r WHERE r.id IN :ids AND r.status = :status")
+                .setParameter("ids", ids)
+                .setParameter("status", settled)
+                .executeUpdate();
+      }
+    }
+    return purged;
+  }
+}

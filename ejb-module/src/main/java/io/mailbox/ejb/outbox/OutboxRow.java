@@ -1,0 +1,38 @@
+package io.mailbox.ejb.outbox;
+
+/**
+ * A read-only snapshot of one outbox row.
+ *
+ * @param id the envelope id (also the published message id, so every re-send de-duplicates)
+ * @param topic the event's versioned topic
+ * @param address where the relay publishes it
+ * @param orderingKey rows of one key are relayed in write order; {@code null} never blocks
+ * @param position write order (fixed width, compares as text)
+ * @param availableAt when the next attempt may start (epoch ms)
+ * @param claimVersion bumped by every claim; every status write must hold it
+ * @param leaseUntil when the current claim ends (epoch ms)
+ */
+public record OutboxRow(
+    String id,
+    String topic,
+    String address,
+    String envelope,
+    String orderingKey,
+    String tenantId,
+    String position,
+    long createdAt,
+    OutboxStatus status,
+    int attempts,
+    long availableAt,
+    long claimVersion,
+    long leaseUntil,
+    String lastError,
+    Long settledAt) {
+
+  /**
+   * The key that blocks later rows: tenant and ordering key, or {@code null} for an unkeyed row.
+   */
+  String blockingKey() {
+    return orderingKey == null ? null : (tenantId == null ? "" : tenantId) + '\u0000' + orderingKey;
+  }
+}

@@ -1,0 +1,46 @@
+package io.mailbox.ejb.outbox;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The outbox table as the relay and the operations use it. Every status write is a compare-and-set
+ * on the held {@code claimVersion}: a relay whose claim was lost changes nothing. Each call is its
+ * own transaction.
+ */
+public interface OutboxStore {
+
+  /** Pending and failed rows after {@code afterPosition} (null: from the start), in write order. */
+  List<OutboxRow> page(String afterPosition, int limit);
+
+  /** Claims a pending row: version {@code expected} → {@code expected + 1}, lease until then. */
+  boolean claim(String id, long expectedVersion, long leaseUntil);
+
+  /** Settles a claimed row as sent. False when the claim was lost. */
+  boolean markSent(String id, long heldVersion, long now, String sentBy);
+
+  /** Records a failed attempt and when the next may start. False when the claim was lost. */
+  boolean markRetry(String id, long heldVersion, int attempts, long availableAt, String error);
+
+  /** Fails a claimed row for good (max attempts, invalid row). False when the claim was lost. */
+  boolean markFailed(String id, long heldVersion, int attempts, String error);
+
+  /** An operator's release of a failed row: back to pending with zero attempts, or discarded. */
+  boolean release(String id, boolean retry, long now);
+
+  Optional<OutboxRow> find(String id);
+
+  /** Rows of one status, oldest first (for the console). */
+  List<OutboxRow> list(OutboxStatus status, int limit);
+
+  long count(OutboxStatus status);
+
+  /** Created-at of the oldest pending row, if any. */
+  Optional<Long> oldestPendingCreatedAt();
+
+  /**
+   * Deletes sent and discarded rows settled before {@code settledBefore}, at most {@code limit} per
+   * status.
+   */
+  int purgeSettled(long settledBefore, int limit);
+}

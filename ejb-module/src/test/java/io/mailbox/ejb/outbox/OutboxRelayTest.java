@@ -1,0 +1,368 @@
+package io.mailbox.ejb.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mailbox.ejb.event.IntegrationEventDefinition;
+import io.mailbox.ejb.event.IntegrationEventEnvelope;
+import jakarta.json.Json;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The relay's rules (reference: "The relay"), on an in-memory store. */
+class OutboxRelayTest {
+  private static final IntegrationEventDefinition<String> PLACED =
+      IntegrationEventDefinition.define(
+          "orders.placed", 1, "orders.placed.v1", data -> data.toString());
+
+  private final MutableClock clock = new MutableClock();
+  private final InMemoryOutboxStore store = new InMemoryOutboxStore();
+  private final List<String> published = new ArrayList<>();
+  private final Set<String> failing = new HashSet<>();
+  private final OutboxPublisher publisher =
+      row -> {
+        if (failing.contains(row.id())) {
+          throw new IllegalStateException("broker said no\nto " + row.id());
+        }
+        published.add(row.id());
+      };
+  private int sequence;
+
+  private OutboxRelay relay(RelaySettings settings) {
+    return new OutboxRelay(store, publisher, settings, clock, "relay-1");
+  }
+
+  private OutboxRelay relay() {
+    return relay(RelaySettings.defaults());
+  }
+
+  private OutboxRow row(String id, String key) {
+    String envelope =
+        IntegrationEventEnvelope.of(PLACED, Json.createValue(id)).id(id).build().toJson();
+    OutboxRow row =
+        new OutboxRow(
+            id,
+            "orders.placed.v1",
+            "mem:events@shop/orders.placed.v1",
+            envelope,
+            key,
+            null,
+            String.format("%016d", ++sequence),
+            clock.millis(),
+            OutboxStatus.PENDING,
+            0,
+            clock.millis(),
+            0,
+            0,
+            null,
+            null);
+    store.insert(row);
+    return row;
+  }
+
+  @Test
+  void pendingRowsArePublishedInWriteOrderAndMarkedSent() {
+    row("a", null);
+    row("b", "k");
+    row("c", null);
+
+    SweepResult result = relay().sweep();
+
+    assertThat(published).containsExactly("a", "b", "c");
+    assertThat(result.published()).isEqualTo(3);
+    assertThat(store.get("b").status()).isEqualTo(OutboxStatus.SENT);
+    assertThat(store.get("b").claimVersion()).isEqualTo(1);
+    assertThat(store.get("b").settledAt()).isEqualTo(clock.millis());
+  }
+
+  @Test
+  void aFailedPublishBacksOffExponentiallyAndFailsAfterMaxAttempts() {
+    OutboxRelay relay = relay(RelaySettings.defaults().withAttempts(3, Duration.ofSeconds(1)));
+    row("a", null);
+    failing.add("a");
+
+    relay.sweep();
+    assertThat(store.get("a").attempts()).isEqualTo(1);
+    assertThat(store.get("a").availableAt()).isEqualTo(clock.millis() + 1000);
+    assertThat(store.get("a").lastError()).doesNotContain("\n").contains("broker said no");
+
+    relay.sweep();
+    assertThat(store.get("a").attempts()).as("still backing off: not retried").isEqualTo(1);
+
+    clock.advance(Duration.ofSeconds(1));
+    relay.sweep();
+    assertThat(store.get("a").attempts()).isEqualTo(2);
+    assertThat(store.get("a").availableAt()).as("doubled").isEqualTo(clock.millis() + 2000);
+
+    clock.advance(Duration.ofSeconds(2));
+    relay.sweep();
+    assertThat(store.get("a").status()).isEqualTo(OutboxStatus.FAILED);
+    assertThat(store.get("a").attempts()).isEqualTo(3);
+  }
+
+  @Test
+  void aFailingRowBlocksLaterRowsOfItsKeyButNotOtherKeysOrUnkeyedRows() {
+    row("k1-first", "k1");
+    row("k1-second", "k1");
+    row("k2-first", "k2");
+    row("unkeyed", null);
+    failing.add("k1-first");
+
+    relay().sweep();
+
+    assertThat(published).containsExactly("k2-first", "unkeyed");
+    assertThat(store.get("k1-second").status()).isEqualTo(OutboxStatus.PENDING);
+  }
+
+  @Test
+  void aFailedRowBlocksItsKeyUntilAnOperatorReleasesIt() {
+    OutboxRelay relay = relay(RelaySettings.defaults().withAttempts(1, Duration.ofSeconds(1)));
+    row("first", "k");
+    row("second", "k");
+    failing.add("first");
+    relay.sweep();
+    assertThat(store.get("first").status()).isEqualTo(OutboxStatus.FAILED);
+
+    relay.sweep();
+    relay.sweep();
+    assertThat(published).as("the failed row still blocks its key").isEmpty();
+
+    failing.clear();
+    assertThat(store.release("first", true, clock.millis())).isTrue();
+    assertThat(store.get("first").attempts()).isZero();
+    relay.sweep();
+    relay.sweep();
+    assertThat(published).containsExactly("first", "second");
+  }
+
+  @Test
+  void aDiscardedRowSettlesWithoutPublishingAndUnblocksItsKey() {
+    OutboxRelay relay = relay(RelaySettings.defaults().withAttempts(1, Duration.ofSeconds(1)));
+    row("first", "k");
+    row("second", "k");
+    failing.add("first");
+    relay.sweep();
+
+    store.release("first", false, clock.millis());
+    relay.sweep();
+    relay.sweep();
+
+    assertThat(store.get("first").status()).isEqualTo(OutboxStatus.DISCARDED);
+    assertThat(published).containsExactly("second");
+  }
+
+  @Test
+  void aRowHeldByAnotherRelayBlocksItsKeyUntilItsLeasePlusSkewHasPassed() {
+    row("held", "k");
+    row("next", "k");
+    store.foreignClaim("held", clock.millis() + 10_000);
+
+    relay().sweep();
+    assertThat(published).isEmpty();
+
+    clock.advance(Duration.ofSeconds(14));
+    relay().sweep();
+    assertThat(published).as("lease over, but within the 5 s skew").isEmpty();
+
+    clock.advance(Duration.ofSeconds(2));
+    OutboxRelay relay = relay();
+    relay.sweep();
+    relay.sweep();
+    assertThat(published).containsExactly("held", "next");
+  }
+
+  @Test
+  void anUndecodableRowIsFailedAtOnceAsInvalidAndNeverPublished() {
+    store.insert(
+        new OutboxRow(
+            "bad",
+            "orders.placed.v1",
+            "mem:events@shop/x",
+            "{not json",
+            null,
+            null,
+            "0000000000000001",
+            0,
+            OutboxStatus.PENDING,
+            2,
+            0,
+            0,
+            0,
+            null,
+            null));
+    row("good", null);
+
+    relay().sweep();
+
+    assertThat(store.get("bad").status()).isEqualTo(OutboxStatus.FAILED);
+    assertThat(store.get("bad").lastError()).startsWith("invalid-row");
+    assertThat(store.get("bad").attempts()).as("attempts are preserved").isEqualTo(2);
+    assertThat(published).containsExactly("good");
+  }
+
+  @Test
+  void aRowWhoseEnvelopeNamesAnotherIdIsInvalid() {
+    OutboxRow original = row("x", null);
+    store.insert(
+        new OutboxRow(
+            "y",
+            original.topic(),
+            original.address(),
+            original.envelope(),
+            null,
+            null,
+            "0000000000000099",
+            0,
+            OutboxStatus.PENDING,
+            0,
+            0,
+            0,
+            0,
+            null,
+            null));
+
+    relay().sweep();
+
+    assertThat(store.get("y").status()).isEqualTo(OutboxStatus.FAILED);
+    assertThat(published).containsExactly("x");
+  }
+
+  @Test
+  void aClaimLostWhilePublishingIsAnOverlapAndTheRowIsNotMarkedByTheLoser() {
+    row("a", "k");
+    row("b", "k");
+    store.onClaim =
+        id -> {
+          if (id.equals("a")) {
+            store.foreignClaim("a", clock.millis() + 60_000);
+          }
+        };
+
+    SweepResult result = relay().sweep();
+
+    assertThat(result.overlaps()).isEqualTo(1);
+    assertThat(published)
+        .as("published once (a duplicate is possible), its key then blocked")
+        .containsExactly("a");
+    assertThat(store.get("a").status()).isEqualTo(OutboxStatus.PENDING);
+  }
+
+  @Test
+  void theFenceStopsAPublishWhenTheClaimWouldExpireMidway() {
+    row("a", null);
+    store.onClaim =
+        id -> clock.advance(Duration.ofSeconds(20)); // a long pause right after the claim
+
+    SweepResult result = relay().sweep();
+
+    assertThat(published).isEmpty();
+    assertThat(result.overlaps()).isEqualTo(1);
+  }
+
+  @Test
+  void budgetsBoundASweepAndTheLapCarriesOverToTheNext() {
+    OutboxRelay relay = relay(RelaySettings.defaults().withLimits(1000, 2));
+    for (int i = 0; i < 5; i++) {
+      row("r" + i, null);
+    }
+
+    relay.sweep();
+    assertThat(published).containsExactly("r0", "r1");
+    relay.sweep();
+    relay.sweep();
+    assertThat(published).containsExactly("r0", "r1", "r2", "r3", "r4");
+  }
+
+  @Test
+  void aBlockedKeyCannotStarveTheKeysBehindIt() {
+    OutboxRelay relay = relay(RelaySettings.defaults().withLimits(3, 100));
+    row("stuck", "k");
+    for (int i = 0; i < 5; i++) {
+      row("k-" + i, "k");
+    }
+    row("other", "o");
+    failing.add("stuck");
+
+    relay.sweep();
+    relay.sweep();
+    relay.sweep();
+
+    assertThat(published).contains("other").doesNotContain("k-0");
+  }
+
+  @Test
+  void purgeDeletesOnlySettledRowsOlderThanTheRetention() {
+    row("old", null);
+    relay().sweep();
+    clock.advance(Duration.ofDays(8));
+    row("fresh", null);
+    relay().sweep();
+    row("pending", null);
+    failing.add("pending");
+    relay().sweep();
+
+    assertThat(relay().purge(100)).isEqualTo(1);
+    assertThat(store.find("old")).isEmpty();
+    assertThat(store.find("fresh")).isPresent();
+    assertThat(store.find("pending")).isPresent();
+  }
+
+  @Test
+  void settingsThatLeaveNoRoomForAPublishAreRefused() {
+    RelaySettings d = RelaySettings.defaults();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                new RelaySettings(
+                    d.scanLimit(),
+                    d.publishLimit(),
+                    d.maxAttempts(),
+                    d.baseBackoff(),
+                    d.maxBackoff(),
+                    d.claimLease(),
+                    d.maxClockSkew(),
+                    Duration.ofSeconds(20),
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(30),
+                    d.maxEnvelopeBytes(),
+                    d.retainSent()))
+        .hasMessageContaining("sweepDeadline");
+  }
+
+  /** A clock tests move by hand. */
+  static final class MutableClock extends Clock {
+    private final AtomicLong millis =
+        new AtomicLong(Instant.parse("2026-11-30T10:00:00Z").toEpochMilli());
+
+    void advance(Duration duration) {
+      millis.addAndGet(duration.toMillis());
+    }
+
+    @Override
+    public long millis() {
+      return millis.get();
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis.get());
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+}
