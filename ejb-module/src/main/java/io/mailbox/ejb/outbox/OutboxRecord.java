@@ -6,7 +6,6 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Index;
-import jakarta.persistence.Lob;
 import jakarta.persistence.Table;
 import java.util.Objects;
 
@@ -34,8 +33,9 @@ public class OutboxRecord {
   @Column(name = "ADDRESS", length = 1000, nullable = false, updatable = false)
   private String address;
 
-  @Lob
-  @Column(name = "ENVELOPE", nullable = false, updatable = false)
+  // Not @Lob: a plain string column reads the same on H2 (VARCHAR), PostgreSQL (TEXT) and MariaDB
+  // (LONGTEXT); the shipped DDL sizes it, generation uses the length.
+  @Column(name = "ENVELOPE", length = 1_048_576, nullable = false, updatable = false)
   private String envelope;
 
   @Column(name = "ORDERING_KEY", length = 255, updatable = false)

@@ -1,0 +1,251 @@
+package io.mailbox.ejb.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mailbox.ejb.event.IntegrationEventDefinition;
+import io.mailbox.ejb.testsupport.TestDatabase;
+import jakarta.json.Json;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The outbox on a real database: the shipped DDL, the JPQL compare-and-set statements and two
+ * relays racing over the same table. One subclass per database.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class OutboxStoreContract {
+  private static final IntegrationEventDefinition<String> PLACED =
+      IntegrationEventDefinition.define(
+          "orders.placed", 1, "orders.placed.v1", data -> data.toString());
+  private static final RelaySettings FAST =
+      new RelaySettings(
+          500,
+          200,
+          10,
+          Duration.ofMillis(10),
+          Duration.ofMillis(100),
+          Duration.ofSeconds(3),
+          Duration.ofMillis(200),
+          Duration.ofMillis(500),
+          Duration.ofMillis(500),
+          Duration.ofSeconds(5),
+          262_144,
+          Duration.ofDays(7));
+
+  private TestDatabase database;
+  private final OutboxRows rows =
+      new OutboxRows(Clock.systemUTC(), topic -> "mem:events@it/" + topic, 262_144);
+
+  protected abstract TestDatabase openDatabase();
+
+  @BeforeEach
+  void freshTables() {
+    if (database != null) {
+      database.close();
+    }
+    database = openDatabase();
+  }
+
+  @AfterAll
+  void close() {
+    if (database != null) {
+      database.close();
+    }
+  }
+
+  private OutboxStore store() {
+    return database.transactional(OutboxStore.class, JpaOutboxQueries::new);
+  }
+
+  private List<String> write(int count, int keys) {
+    List<String> ids = new ArrayList<>();
+    for (int start = 0; start < count; start += 500) {
+      int from = start;
+      database.inTransaction(
+          em -> {
+            for (int i = from; i < Math.min(count, from + 500); i++) {
+              String key = i % 10 == 9 ? null : "key-" + (i % keys);
+              OutboxRecord record =
+                  rows.create(
+                      PLACED, Json.createValue(i), WriteOptions.none().withOrderingKey(key));
+              em.persist(record);
+              ids.add(record.id());
+            }
+            return null;
+          });
+    }
+    return ids;
+  }
+
+  @Test
+  void aClaimIsACompareAndSetOnTheVersionSoOnlyOneRelayWins() {
+    String id = write(1, 1).get(0);
+    OutboxStore store = store();
+
+    assertThat(store.claim(id, 0, System.currentTimeMillis() + 30_000)).isTrue();
+    assertThat(store.claim(id, 0, System.currentTimeMillis() + 30_000))
+        .as("the same expected version again")
+        .isFalse();
+    assertThat(store.markSent(id, 0, System.currentTimeMillis(), "stale"))
+        .as("a stale version writes nothing")
+        .isFalse();
+    assertThat(store.markSent(id, 1, System.currentTimeMillis(), "winner")).isTrue();
+    assertThat(store.find(id).orElseThrow().status()).isEqualTo(OutboxStatus.SENT);
+  }
+
+  @Test
+  void aRolledBackBusinessTransactionLeavesNoRow() {
+    assertThatThrownBy(
+            () ->
+                database.inTransaction(
+                    em -> {
+                      em.persist(rows.create(PLACED, Json.createValue(1), WriteOptions.none()));
+                      throw new IllegalStateException("the business write failed");
+                    }))
+        .hasMessageContaining("business write failed");
+
+    assertThat(store().count(OutboxStatus.PENDING)).isZero();
+  }
+
+  @Test
+  void anOversizeEnvelopeIsRefusedInsideTheTransaction() {
+    OutboxRows small = new OutboxRows(Clock.systemUTC(), topic -> "mem:events@it/" + topic, 100);
+
+    assertThatThrownBy(
+            () ->
+                database.inTransaction(
+                    em -> {
+                      em.persist(
+                          small.create(
+                              PLACED, Json.createValue("x".repeat(200)), WriteOptions.none()));
+                      return null;
+                    }))
+        .isInstanceOf(OutboxEnvelopeTooLargeException.class)
+        .hasMessageStartingWith("MBX-3002");
+    assertThat(store().count(OutboxStatus.PENDING)).isZero();
+  }
+
+  @Test
+  void releaseAndPurgeAndCountsWorkOnTheTable() {
+    List<String> ids = write(3, 3);
+    OutboxStore store = store();
+    store.claim(ids.get(0), 0, Long.MAX_VALUE / 2);
+    store.markFailed(ids.get(0), 1, 10, "gave up");
+    store.claim(ids.get(1), 0, Long.MAX_VALUE / 2);
+    store.markSent(ids.get(1), 1, 1_000, "r");
+
+    assertThat(store.count(OutboxStatus.FAILED)).isEqualTo(1);
+    assertThat(store.list(OutboxStatus.FAILED, 10))
+        .extracting(OutboxRow::lastError)
+        .containsExactly("gave up");
+    assertThat(store.oldestPendingCreatedAt()).isPresent();
+    assertThat(store.release(ids.get(0), true, 2_000)).isTrue();
+    assertThat(store.find(ids.get(0)).orElseThrow().attempts()).isZero();
+    assertThat(store.release(ids.get(0), true, 2_000))
+        .as("only a failed row can be released")
+        .isFalse();
+    assertThat(store.purgeSettled(1_001, 100)).isEqualTo(1);
+    assertThat(store.find(ids.get(1))).isEmpty();
+  }
+
+  @Test
+  void twoRelaysPublishEveryCommittedRowAtLeastOnceKeepingPerKeyOrderOfFirstPublishes()
+      throws Exception {
+    List<String> written = write(10_000, 100);
+    Map<String, AtomicInteger> publishes = new ConcurrentHashMap<>();
+    Map<String, List<String>> firstPublishesByKey = new ConcurrentHashMap<>();
+    Map<String, String> keyOf = new ConcurrentHashMap<>();
+    store()
+        .page(null, 20_000)
+        .forEach(r -> keyOf.put(r.id(), r.orderingKey() == null ? "-" : r.orderingKey()));
+    AtomicInteger refused = new AtomicInteger();
+    OutboxPublisher flaky =
+        row -> {
+          if (ThreadLocalRandom.current().nextInt(10) == 0) {
+            refused.incrementAndGet();
+            throw new IllegalStateException("broker unavailable");
+          }
+          if (publishes.computeIfAbsent(row.id(), id -> new AtomicInteger()).incrementAndGet()
+              == 1) {
+            firstPublishesByKey
+                .computeIfAbsent(
+                    keyOf.get(row.id()), k -> Collections.synchronizedList(new ArrayList<>()))
+                .add(row.id());
+          }
+        };
+    ExecutorService relays = Executors.newFixedThreadPool(2);
+    List<Future<Integer>> runs = new ArrayList<>();
+    for (String relayId : List.of("relay-a", "relay-b")) {
+      OutboxRelay relay = new OutboxRelay(store(), flaky, FAST, Clock.systemUTC(), relayId);
+      runs.add(
+          relays.submit(
+              () -> {
+                int sweeps = 0;
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+                while (System.nanoTime() < deadline && store().count(OutboxStatus.PENDING) > 0) {
+                  relay.sweep();
+                  sweeps++;
+                }
+                return sweeps;
+              }));
+    }
+    for (Future<Integer> run : runs) {
+      run.get(5, TimeUnit.MINUTES);
+    }
+    relays.shutdown();
+
+    assertThat(store().count(OutboxStatus.SENT)).isEqualTo(10_000);
+    assertThat(publishes.keySet()).containsExactlyInAnyOrderElementsOf(written);
+    assertThat(refused.get()).as("the random failures happened").isPositive();
+    for (Map.Entry<String, List<String>> key : firstPublishesByKey.entrySet()) {
+      if (key.getKey().equals("-")) {
+        continue; // unkeyed rows promise no order
+      }
+      List<String> expected =
+          written.stream().filter(id -> keyOf.get(id).equals(key.getKey())).toList();
+      assertThat(key.getValue())
+          .as("first publishes of " + key.getKey() + " in write order")
+          .isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void rowsClaimedByARelayThatDiedArePublishedAfterItsLease() throws Exception {
+    List<String> written = write(20, 4);
+    OutboxStore store = store();
+    long now = System.currentTimeMillis();
+    // The dead relay claimed every row and never came back.
+    for (OutboxRow row : store.page(null, 100)) {
+      assertThat(store.claim(row.id(), row.claimVersion(), now + 1_000)).isTrue();
+    }
+    List<String> published = Collections.synchronizedList(new ArrayList<>());
+    OutboxRelay survivor =
+        new OutboxRelay(store, row -> published.add(row.id()), FAST, Clock.systemUTC(), "survivor");
+
+    survivor.sweep();
+    assertThat(published).as("still inside the dead relay's lease").isEmpty();
+
+    Thread.sleep(1_300);
+    for (int i = 0; i < 5 && published.size() < 20; i++) {
+      survivor.sweep();
+    }
+    assertThat(published).containsExactlyInAnyOrderElementsOf(written);
+    assertThat(store.count(OutboxStatus.SENT)).isEqualTo(20);
+  }
+}

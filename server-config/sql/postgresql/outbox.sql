@@ -1,0 +1,22 @@
+-- Mailbox transactional outbox (postgresql). Matches io.mailbox.ejb.outbox.OutboxRecord; see docs/outbox.md.
+-- Times are epoch milliseconds. POSITION is fixed width and must compare as written (binary collation).
+CREATE TABLE MBX_OUTBOX (
+  ID            VARCHAR(128)  NOT NULL PRIMARY KEY,
+  TOPIC         VARCHAR(255)  NOT NULL,
+  ADDRESS       VARCHAR(1000) NOT NULL,
+  ENVELOPE      TEXT NOT NULL,
+  ORDERING_KEY  VARCHAR(255),
+  TENANT_ID     VARCHAR(100),
+  POSITION      VARCHAR(40)   NOT NULL,
+  CREATED_AT    BIGINT        NOT NULL,
+  STATUS        VARCHAR(16)   NOT NULL,
+  ATTEMPTS      INTEGER       NOT NULL,
+  AVAILABLE_AT  BIGINT        NOT NULL,
+  CLAIM_VERSION BIGINT        NOT NULL,
+  LEASE_UNTIL   BIGINT        NOT NULL,
+  LAST_ERROR    VARCHAR(1024),
+  SETTLED_AT    BIGINT,
+  SENT_BY       VARCHAR(100)
+);
+CREATE INDEX MBX_OUTBOX_RELAY ON MBX_OUTBOX (STATUS, POSITION);
+CREATE INDEX MBX_OUTBOX_PURGE ON MBX_OUTBOX (STATUS, SETTLED_AT);
