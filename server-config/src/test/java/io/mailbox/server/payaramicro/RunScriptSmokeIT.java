@@ -148,11 +148,37 @@ class RunScriptSmokeIT {
   }
 
   @Test
-  void theAdaptersReadinessCheckIsUp() throws Exception {
+  void theAdaptersAndTheOutboxsReadinessChecksAreUp() throws Exception {
     HttpResponse<String> health = get("/health/ready");
 
     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-    assertThat(health.body()).contains("mailbox-adapter").contains("\"UP\"");
+    assertThat(health.body())
+        .contains("mailbox-adapter")
+        .contains("mailbox-outbox")
+        .contains("\"UP\"");
+  }
+
+  @Test
+  void aRolledBackOrderLeavesNothingBehindNeitherRowNorEventNorLetter() throws Exception {
+    HttpResponse<String> refused =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=ghost&fail=true")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+    String ghost = jsonString(refused.body(), "orderId");
+
+    // A committed order placed afterwards gets through; the rolled-back one never does.
+    HttpResponse<String> placed =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=real")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    awaitProgress(jsonString(placed.body(), "orderId"));
+    Thread.sleep(500);
+    assertThat(get("/orders-app/api/orders/progress").body()).doesNotContain(ghost);
   }
 
   @Test

@@ -1,29 +1,29 @@
 package io.mailbox.examples.orders.billing;
 
+import io.mailbox.ejb.event.IntegrationEventEnvelope;
+import io.mailbox.examples.orders.Events;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Outgoing;
 
-/** A processor: each placed order becomes an invoice request. */
+/**
+ * A processor: each {@code orders.placed.v1} event (relayed from the outbox) becomes a {@code
+ * billing.invoice-requested.v1} event caused by it. A malformed or foreign event fails here and is
+ * dead-lettered by the channel.
+ */
 @ApplicationScoped
 public class InvoicePreparation {
 
   @Incoming("placed-orders")
   @Outgoing("invoices")
-  public String prepare(String order) {
-    JsonObject placed;
-    try (var reader = Json.createReader(new StringReader(order))) {
-      placed = reader.readObject();
-    }
-    return Json.createObjectBuilder()
-        .add("orderId", placed.getString("orderId"))
-        .add("item", placed.getString("item"))
-        .add("quantity", placed.getInt("quantity"))
-        .add("status", "to-invoice")
+  public String prepare(String envelopeJson) {
+    IntegrationEventEnvelope placed = IntegrationEventEnvelope.parse(envelopeJson);
+    JsonObject order = Events.ORDER_PLACED.accept(placed);
+    return IntegrationEventEnvelope.of(Events.INVOICE_REQUESTED, order)
+        .id("invoice-" + placed.id())
+        .causedBy(placed)
         .build()
-        .toString();
+        .toJson();
   }
 }

@@ -2,7 +2,6 @@ package io.mailbox.examples.orders.shipping;
 
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxListener;
-import io.mailbox.examples.orders.OrderBook;
 import io.mailbox.examples.orders.OrderDesk;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.EJB;
@@ -22,7 +21,7 @@ import java.util.logging.Logger;
 public class ShippingListener implements MailboxListener {
   private static final Logger LOG = Logger.getLogger(ShippingListener.class.getName());
 
-  @EJB private OrderBook book;
+  @EJB private ShippedOrders shipped;
 
   @Override
   public void onMessage(MailMessage message) {
@@ -30,7 +29,7 @@ public class ShippingListener implements MailboxListener {
     try (var reader = Json.createReader(new StringReader(message.body()))) {
       orderId = reader.readObject().getString("orderId");
     }
-    book.shipped(orderId);
+    shipped.add(orderId);
     LOG.info(() -> "Shipping received order " + orderId);
   }
 }

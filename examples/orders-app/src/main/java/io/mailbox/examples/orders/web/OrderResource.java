@@ -1,7 +1,8 @@
 package io.mailbox.examples.orders.web;
 
-import io.mailbox.examples.orders.OrderBook;
 import io.mailbox.examples.orders.OrderDesk;
+import io.mailbox.examples.orders.billing.InvoiceWriter;
+import io.mailbox.examples.orders.shipping.ShippedOrders;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
@@ -16,7 +17,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * {@code POST /orders-app/api/orders?item=book&quantity=2} places an order; {@code GET
+ * {@code POST /orders-app/api/orders?item=book&quantity=2} places an order ({@code &fail=true}
+ * rolls its transaction back after writing: nothing is delivered); {@code GET
  * /orders-app/api/orders/progress} lists what billing invoiced and shipping shipped.
  */
 @Path("orders")
@@ -26,12 +28,14 @@ public class OrderResource {
   private static final int MAX_QUANTITY = 1000;
 
   @EJB private OrderDesk desk;
-  @EJB private OrderBook book;
+  @EJB private InvoiceWriter invoices;
+  @EJB private ShippedOrders shipped;
 
   @POST
   public Response place(
       @QueryParam("item") @DefaultValue("book") String item,
-      @QueryParam("quantity") @DefaultValue("1") int quantity) {
+      @QueryParam("quantity") @DefaultValue("1") int quantity,
+      @QueryParam("fail") @DefaultValue("false") boolean fail) {
     if (item.isBlank() || item.length() > 100 || quantity < 1 || quantity > MAX_QUANTITY) {
       JsonObject error =
           Json.createObjectBuilder()
@@ -40,17 +44,21 @@ public class OrderResource {
               .build();
       return Response.status(Response.Status.BAD_REQUEST).entity(error).build();
     }
-    String orderId = desk.place(item, quantity);
-    return Response.accepted(Json.createObjectBuilder().add("orderId", orderId).build()).build();
+    String orderId = desk.place(item, quantity, fail);
+    boolean committed = desk.exists(orderId);
+    return Response.status(committed ? Response.Status.ACCEPTED : Response.Status.CONFLICT)
+        .entity(
+            Json.createObjectBuilder().add("orderId", orderId).add("committed", committed).build())
+        .build();
   }
 
   @GET
   @Path("progress")
   public JsonObject progress() {
     var invoiced = Json.createArrayBuilder();
-    book.invoiced().forEach(invoiced::add);
+    invoices.invoicedOrders(100).forEach(invoiced::add);
     var shipped = Json.createArrayBuilder();
-    book.shipped().forEach(shipped::add);
+    this.shipped.recent().forEach(shipped::add);
     return Json.createObjectBuilder().add("invoiced", invoiced).add("shipped", shipped).build();
   }
 }

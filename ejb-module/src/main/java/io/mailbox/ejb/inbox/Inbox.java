@@ -1,0 +1,43 @@
+package io.mailbox.ejb.inbox;
+
+import io.mailbox.ejb.event.IntegrationEventDefinition;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.time.Clock;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The consumer inbox for application code, typically an {@code @Incoming} method:
+ *
+ * <pre>{@code
+ * @Incoming("placed-orders")
+ * public void onPlaced(String envelope) {
+ *   inbox.process("billing", ORDER_PLACED, envelope, (order, event) -> invoices.persist(...));
+ * }
+ * }</pre>
+ *
+ * Runs outside the caller's transaction (the handler gets a new one, with the marker). Every
+ * returned outcome means "acknowledge"; {@link InboxFailureException} (retriable) means
+ * "redeliver". Failures before parking: {@code mailbox.inbox.max-attempts} (default 5; 0 = leave it
+ * to the transport).
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class Inbox {
+  static final String MAX_ATTEMPTS = "mailbox.inbox.max-attempts";
+
+  @EJB private JtaInboxTransactions transactions;
+
+  public <T> InboxOutcome process(
+      String consumer,
+      IntegrationEventDefinition<T> definition,
+      String envelopeJson,
+      InboxHandler<T> handler) {
+    int maxAttempts =
+        ConfigProvider.getConfig().getOptionalValue(MAX_ATTEMPTS, Integer.class).orElse(5);
+    return new InboxProcessor(transactions, Clock.systemUTC(), maxAttempts)
+        .process(consumer, definition, envelopeJson, handler);
+  }
+}

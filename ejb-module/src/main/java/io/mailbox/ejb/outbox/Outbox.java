@@ -1,0 +1,78 @@
+package io.mailbox.ejb.outbox;
+
+import io.mailbox.ejb.event.IntegrationEventDefinition;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.json.JsonValue;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.time.Clock;
+
+/**
+ * Writes integration events as outbox rows in the CALLER's JTA transaction (MANDATORY: without one
+ * there is nothing to be atomic with, so the call is refused). The row commits or rolls back with
+ * the business write; after a commit the relay is asked to sweep at once.
+ *
+ * <pre>{@code
+ * @Transactional
+ * public void place(Order order) {
+ *   orders.persist(order);
+ *   outbox.write(ORDER_PLACED, toJson(order), WriteOptions.none().withOrderingKey(order.id()));
+ * }
+ * }</pre>
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.MANDATORY)
+public class Outbox {
+  @PersistenceContext(unitName = "mailbox")
+  private EntityManager em;
+
+  @Resource private TransactionSynchronizationRegistry transactions;
+
+  @EJB private OutboxRelayService relay;
+
+  private final OutboxConfig config = new OutboxConfig();
+
+  /**
+   * Writes one event.
+   *
+   * @return the envelope id (also the id of every message the relay publishes for it)
+   * @throws OutboxEnvelopeTooLargeException over the size limit; the caller's transaction rolls
+   *     back
+   */
+  public <T> String write(
+      IntegrationEventDefinition<T> definition, JsonValue data, WriteOptions options) {
+    OutboxRows rows =
+        new OutboxRows(
+            Clock.systemUTC(), config::addressFor, config.relaySettings().maxEnvelopeBytes());
+    OutboxRecord record = rows.create(definition, data, options);
+    em.persist(record);
+    requestSweepAfterCommit();
+    return record.id();
+  }
+
+  private void requestSweepAfterCommit() {
+    Object key = Outbox.class;
+    if (transactions.getResource(key) == null) {
+      transactions.putResource(key, Boolean.TRUE);
+      transactions.registerInterposedSynchronization(
+          new Synchronization() {
+            @Override
+            public void beforeCompletion() {}
+
+            @Override
+            public void afterCompletion(int status) {
+              if (status == Status.STATUS_COMMITTED) {
+                relay.dispatch();
+              }
+            }
+          });
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package io.mailbox.ejb.outbox;
+
+import io.mailbox.connector.api.MailboxConnectionFactory;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs this application's relay on the server's managed scheduler: a sweep every interval, another
+ * right after a transaction that wrote rows commits ({@link #dispatch()}), and the retention purge
+ * once a minute. Sweeps never overlap within one instance; any number of instances may relay the
+ * same table. On shutdown it stops scheduling and waits for the sweep in progress.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class OutboxRelayService {
+  private static final Logger LOG = Logger.getLogger(OutboxRelayService.class.getName());
+
+  @Resource private ManagedScheduledExecutorService scheduler;
+
+  @Resource(lookup = MailboxConnectionFactory.DEFAULT_JNDI_NAME)
+  private MailboxConnectionFactory connections;
+
+  @EJB private TransactionalOutboxStore store;
+
+  private final OutboxConfig config = new OutboxConfig();
+  private final AtomicBoolean sweeping = new AtomicBoolean();
+  private final AtomicBoolean dispatchRequested = new AtomicBoolean();
+  private final AtomicReference<SweepResult> lastSweep = new AtomicReference<>();
+  private volatile boolean running;
+  private OutboxRelay relay;
+  private ScheduledFuture<?> sweeps;
+  private ScheduledFuture<?> purges;
+
+  @PostConstruct
+  void start() {
+    relay =
+        new OutboxRelay(
+            store,
+            new MailboxOutboxPublisher(connections),
+            config.relaySettings(),
+            Clock.systemUTC(),
+            "relay-" + UUID.randomUUID().toString().substring(0, 8));
+    if (!config.relayEnabled()) {
+      LOG.info("Outbox relay disabled (" + OutboxConfig.RELAY_ENABLED + "=false)");
+      return;
+    }
+    running = true;
+    long interval = config.relayInterval().toMillis();
+    sweeps =
+        scheduler.scheduleWithFixedDelay(
+            this::sweepQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    purges = scheduler.scheduleWithFixedDelay(this::purgeQuietly, 60, 60, TimeUnit.SECONDS);
+  }
+
+  /** Asks for a sweep now (after a commit that wrote rows); coalesces with one already queued. */
+  public void dispatch() {
+    if (running && dispatchRequested.compareAndSet(false, true)) {
+      scheduler.execute(
+          () -> {
+            dispatchRequested.set(false);
+            sweepQuietly();
+          });
+    }
+  }
+
+  /** Runs one sweep on the calling thread unless one is in progress; returns it (or null). */
+  public SweepResult sweepNow() {
+    if (!sweeping.compareAndSet(false, true)) {
+      return null;
+    }
+    try {
+      SweepResult result = relay.sweep();
+      lastSweep.set(result);
+      return result;
+    } finally {
+      sweeping.set(false);
+    }
+  }
+
+  /** What the last local sweep did (for health), if any. */
+  public SweepResult lastSweep() {
+    return lastSweep.get();
+  }
+
+  private void sweepQuietly() {
+    try {
+      SweepResult result;
+      do {
+        result = sweepNow();
+      } while (running
+          && result != null
+          && result.published() >= config.relaySettings().publishLimit());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Outbox sweep failed; the next one retries: {0}", e.getMessage());
+    }
+  }
+
+  private void purgeQuietly() {
+    try {
+      relay.purge(100);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Outbox purge failed: {0}", e.getMessage());
+    }
+  }
+
+  @PreDestroy
+  void stop() {
+    running = false;
+    if (sweeps != null) {
+      sweeps.cancel(false);
+    }
+    if (purges != null) {
+      purges.cancel(false);
+    }
+    // Drain: wait (bounded by the sweep deadline) for a sweep in progress to finish its row.
+    long deadline = System.nanoTime() + config.relaySettings().sweepDeadline().toNanos();
+    while (sweeping.get() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.mailbox.examples.orders;
+
+import io.mailbox.ejb.event.IntegrationEventDefinition;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+
+/** The shop's integration events: one definition serves producer and consumer. */
+public final class Events {
+  private Events() {}
+
+  /** An order was placed: {orderId, item, quantity}. Rows of one order relay in write order. */
+  public static final IntegrationEventDefinition<JsonObject> ORDER_PLACED =
+      IntegrationEventDefinition.define(
+          "orders.placed",
+          1,
+          "orders.placed.v1",
+          Events::order,
+          envelope -> envelope.aggregateId().orElse(null));
+
+  /** Billing should invoice an order: {orderId, item, quantity}. */
+  public static final IntegrationEventDefinition<JsonObject> INVOICE_REQUESTED =
+      IntegrationEventDefinition.define(
+          "billing.invoice-requested", 1, "billing.invoice-requested.v1", Events::order);
+
+  private static JsonObject order(JsonValue data) {
+    JsonObject order = data.asJsonObject();
+    if (order.getString("orderId", "").isBlank() || order.getInt("quantity", 0) < 1) {
+      throw new IllegalArgumentException("an order needs an orderId and a positive quantity");
+    }
+    return order;
+  }
+}

@@ -1,0 +1,29 @@
+package io.mailbox.examples.orders.shipping;
+
+import jakarta.ejb.Lock;
+import jakarta.ejb.LockType;
+import jakarta.ejb.Singleton;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/** What shipping received, newest first (in memory: this part of the example keeps no table). */
+@Singleton
+public class ShippedOrders {
+  private static final int KEEP = 100;
+
+  private final Deque<String> shipped = new ArrayDeque<>();
+
+  @Lock(LockType.WRITE)
+  public void add(String orderId) {
+    shipped.addFirst(orderId);
+    while (shipped.size() > KEEP) {
+      shipped.removeLast();
+    }
+  }
+
+  @Lock(LockType.READ)
+  public List<String> recent() {
+    return List.copyOf(shipped);
+  }
+}
