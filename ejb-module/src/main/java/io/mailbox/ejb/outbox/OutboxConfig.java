@@ -29,7 +29,15 @@ final class OutboxConfig {
   /** How long sent rows are kept, in hours. */
   static final String RETAIN_HOURS = "mailbox.outbox.retain-sent-hours";
 
+  /** How long inbox markers are kept, in hours. */
+  static final String INBOX_RETAIN_HOURS = "mailbox.inbox.retain-hours";
+
   private final Config config = ConfigProvider.getConfig();
+
+  Duration inboxRetention() {
+    return Duration.ofHours(
+        Math.max(1, config.getOptionalValue(INBOX_RETAIN_HOURS, Long.class).orElse(168L)));
+  }
 
   String addressFor(String topic) {
     Optional<String> route = config.getOptionalValue(ROUTE_PREFIX + topic, String.class);

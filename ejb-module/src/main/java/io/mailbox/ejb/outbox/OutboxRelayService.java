@@ -40,6 +40,7 @@ public class OutboxRelayService {
   private MailboxConnectionFactory connections;
 
   @EJB private TransactionalOutboxStore store;
+  @EJB private io.mailbox.ejb.inbox.JtaInboxTransactions inbox;
 
   private final OutboxConfig config = new OutboxConfig();
   private final AtomicBoolean sweeping = new AtomicBoolean();
@@ -117,6 +118,9 @@ public class OutboxRelayService {
   private void purgeQuietly() {
     try {
       relay.purge(100);
+      // Inbox markers of every status (parked ones too) older than the window; a redelivery after
+      // that is processed again, so the window must exceed every redelivery and re-send window.
+      inbox.purge(System.currentTimeMillis() - config.inboxRetention().toMillis(), 100);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Outbox purge failed: {0}", e.getMessage());
     }
