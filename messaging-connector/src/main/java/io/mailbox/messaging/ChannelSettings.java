@@ -26,6 +26,9 @@ import org.eclipse.microprofile.config.Config;
  *   <tr><td>retry-delay</td><td>incoming</td><td>wait before a retriably failed message is handed
  *       out again, in ms, doubling per round</td><td>1000</td></tr>
  *   <tr><td>poll-interval</td><td>incoming</td><td>wait after an empty fetch, in ms</td><td>100</td></tr>
+ *   <tr><td>outbox.topic</td><td>outgoing</td><td>inside a JTA transaction, write each message as
+ *       an outbox row of this integration-event topic ({@code <type>.v<version>}) instead of
+ *       posting; the relay publishes it to the channel's address</td><td>none (post)</td></tr>
  * </table>
  */
 record ChannelSettings(
@@ -36,7 +39,8 @@ record ChannelSettings(
     int maxInFlight,
     int maxAttempts,
     Duration retryDelay,
-    Duration pollInterval) {
+    Duration pollInterval,
+    Optional<String> outboxTopic) {
 
   static ChannelSettings from(Config config) {
     String channel = config.getOptionalValue("channel-name", String.class).orElse("?");
@@ -87,7 +91,8 @@ record ChannelSettings(
                 "poll-interval",
                 config.getOptionalValue("poll-interval", Long.class),
                 100L,
-                1)));
+                1)),
+        config.getOptionalValue("outbox.topic", String.class));
   }
 
   private static long atLeast(

@@ -22,25 +22,32 @@ final class MailboxSender {
 
   private final ChannelSettings settings;
   private final Supplier<MailboxConnectionFactory> connections;
+  private final OutboxBridge outbox;
 
   MailboxSender(ChannelSettings settings, Supplier<MailboxConnectionFactory> connections) {
     this.settings = settings;
     this.connections = connections;
+    this.outbox = settings.outboxTopic().map(OutboxBridge::new).orElse(null);
   }
 
   CompletionStage<Void> send(Message<?> message) {
     MailMessage letter;
     try {
       letter = toLetter(message);
-      try (MailboxConnection connection = connections.get().getConnection()) {
-        connection.post(letter);
+      if (outbox != null && OutboxBridge.inTransaction()) {
+        // In the caller's transaction: an outbox row, published by the relay only after commit.
+        outbox.write(settings.address().toString(), letter.body(), explicitId(message));
+      } else {
+        try (MailboxConnection connection = connections.get().getConnection()) {
+          connection.post(letter);
+        }
       }
     } catch (RuntimeException e) {
       LOG.warning(
           () ->
               "Channel "
                   + settings.channel()
-                  + ": post to "
+                  + ": send to "
                   + settings.address()
                   + " refused: "
                   + e.getMessage());
@@ -49,6 +56,12 @@ final class MailboxSender {
     // Acknowledged only once the provider (or, in a transaction, the enlisted connection) accepted
     // it.
     return message.ack();
+  }
+
+  private static String explicitId(Message<?> message) {
+    return message instanceof OutgoingMailboxMessage<?> outgoing
+        ? outgoing.id().orElse(null)
+        : null;
   }
 
   private MailMessage toLetter(Message<?> message) {

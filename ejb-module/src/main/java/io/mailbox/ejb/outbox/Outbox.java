@@ -48,10 +48,19 @@ public class Outbox {
    */
   public <T> String write(
       IntegrationEventDefinition<T> definition, JsonValue data, WriteOptions options) {
+    return writeTo(config.addressFor(definition.topic()), definition, data, options);
+  }
+
+  /** Writes one event to be published to {@code address} (an outgoing channel's address). */
+  public <T> String writeTo(
+      String address,
+      IntegrationEventDefinition<T> definition,
+      JsonValue data,
+      WriteOptions options) {
     OutboxRows rows =
         new OutboxRows(
             Clock.systemUTC(), config::addressFor, config.relaySettings().maxEnvelopeBytes());
-    OutboxRecord record = rows.create(definition, data, options);
+    OutboxRecord record = rows.create(definition, data, options, address);
     em.persist(record);
     requestSweepAfterCommit();
     return record.id();

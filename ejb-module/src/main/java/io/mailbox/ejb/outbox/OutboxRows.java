@@ -26,6 +26,17 @@ public final class OutboxRows {
 
   public <T> OutboxRecord create(
       IntegrationEventDefinition<T> definition, JsonValue data, WriteOptions options) {
+    return create(definition, data, options, addressForTopic.apply(definition.topic()));
+  }
+
+  /**
+   * As {@link #create(IntegrationEventDefinition, JsonValue, WriteOptions)}, to a given address.
+   */
+  public <T> OutboxRecord create(
+      IntegrationEventDefinition<T> definition,
+      JsonValue data,
+      WriteOptions options,
+      String address) {
     IntegrationEventEnvelope.Builder builder = IntegrationEventEnvelope.of(definition, data);
     if (options.envelopeId() != null) {
       builder.id(options.envelopeId());
@@ -46,11 +57,10 @@ public final class OutboxRows {
         options.orderingKey() != null
             ? options.orderingKey()
             : definition.orderingKeyOf(envelope).orElse(null);
-    String address = MailAddress.parse(addressForTopic.apply(definition.topic())).toString();
     return new OutboxRecord(
         envelope.id(),
         definition.topic(),
-        address,
+        MailAddress.parse(address).toString(),
         json,
         orderingKey,
         options.tenantId(),

@@ -1,33 +1,32 @@
 package io.mailbox.examples.orders;
 
-import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxConnection;
-import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.ejb.outbox.Outbox;
 import io.mailbox.ejb.outbox.WriteOptions;
+import io.mailbox.messaging.OutgoingMailboxMessage;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.time.Clock;
 import java.util.UUID;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
 
 /**
  * Places orders. One JTA transaction holds the order row, the {@code orders.placed.v1} outbox row
- * (billing's pipeline gets it from the relay) and a letter to shipping's MDB: all three happen, or
- * none does.
+ * (written with the outbox API; billing's pipeline gets it from the relay) and a shipping request
+ * sent on the {@code shipping-requests} channel (an outbox channel: also a row in this transaction,
+ * relayed to shipping's MDB). All of it happens, or none does.
  */
 @Stateless
 public class OrderDesk {
   /** Where shipping's MDB listens. */
   public static final String SHIPPING_ADDRESS = "mem:shipping@shop/orders";
-
-  /** Who the letters come from. */
-  public static final String SHOP_ADDRESS = "mem:orders@shop/desk";
 
   private final Clock clock = Clock.systemUTC();
 
@@ -36,8 +35,9 @@ public class OrderDesk {
 
   @EJB private Outbox outbox;
 
-  @Resource(lookup = MailboxConnectionFactory.DEFAULT_JNDI_NAME)
-  private MailboxConnectionFactory mailbox;
+  @Inject
+  @Channel("shipping-requests")
+  Emitter<String> shippingRequests;
 
   @Resource private SessionContext context;
 
@@ -55,15 +55,7 @@ public class OrderDesk {
             .add("quantity", quantity)
             .build();
     outbox.write(Events.ORDER_PLACED, order, WriteOptions.none().withAggregate(orderId, 1));
-    try (MailboxConnection connection = mailbox.getConnection()) {
-      connection.post(
-          MailMessage.to(SHIPPING_ADDRESS)
-              .from(SHOP_ADDRESS)
-              .id(orderId)
-              .header("type", "order-placed")
-              .body(order.toString())
-              .build());
-    }
+    shippingRequests.send(OutgoingMailboxMessage.of(order.toString()).withId("ship-" + orderId));
     if (failAfterWriting) {
       context.setRollbackOnly();
     }

@@ -2,15 +2,14 @@ package io.mailbox.examples.orders.shipping;
 
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxListener;
+import io.mailbox.ejb.event.IntegrationEventEnvelope;
 import io.mailbox.examples.orders.OrderDesk;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.EJB;
 import jakarta.ejb.MessageDriven;
-import jakarta.json.Json;
-import java.io.StringReader;
 import java.util.logging.Logger;
 
-/** Shipping's mailbox: one MDB call per "order placed" letter; returning settles it as handled. */
+/** Shipping's mailbox: one MDB call per shipping request; returning settles it as handled. */
 @MessageDriven(
     activationConfig = {
       @ActivationConfigProperty(
@@ -25,10 +24,9 @@ public class ShippingListener implements MailboxListener {
 
   @Override
   public void onMessage(MailMessage message) {
-    String orderId;
-    try (var reader = Json.createReader(new StringReader(message.body()))) {
-      orderId = reader.readObject().getString("orderId");
-    }
+    // A shipping.requested.v1 envelope, relayed from the outbox.
+    String orderId =
+        IntegrationEventEnvelope.parse(message.body()).data().asJsonObject().getString("orderId");
     shipped.add(orderId);
     LOG.info(() -> "Shipping received order " + orderId);
   }
