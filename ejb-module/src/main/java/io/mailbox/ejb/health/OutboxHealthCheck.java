@@ -26,12 +26,21 @@ public class OutboxHealthCheck implements HealthCheck {
   static final String NAME = "mailbox-outbox";
   static final Duration OLD_PENDING = Duration.ofMinutes(1);
 
+  static final long RECENT_MILLIS = 300_000;
+
   @EJB private OutboxOperations operations;
+  @EJB private io.mailbox.ejb.outbox.OutboxRelayService relay;
+  @jakarta.inject.Inject private io.mailbox.ejb.metrics.OutboxMetrics metrics;
 
   @Override
   public HealthCheckResponse call() {
     try {
-      return describe(operations.summary());
+      OutboxSummary summary = operations.summary();
+      metrics.observed(
+          summary.pending(),
+          summary.oldestPendingAge() == null ? 0 : summary.oldestPendingAge().toMillis());
+      return describe(
+          summary, relay.storeFailedWithin(RECENT_MILLIS), relay.overlappedWithin(RECENT_MILLIS));
     } catch (RuntimeException e) {
       return new HealthCheckResponse(
           NAME, Status.DOWN, Optional.of(Map.of("reasons", "store-unavailable")));
@@ -39,6 +48,15 @@ public class OutboxHealthCheck implements HealthCheck {
   }
 
   static HealthCheckResponse describe(OutboxSummary summary) {
+    return describe(summary, false, false);
+  }
+
+  /**
+   * @param storeWriteFailing a local sweep could not use the table in the last five minutes
+   * @param relayOverlap a local sweep met another relay on a row in the last five minutes
+   */
+  static HealthCheckResponse describe(
+      OutboxSummary summary, boolean storeWriteFailing, boolean relayOverlap) {
     List<String> reasons = new ArrayList<>();
     if (summary.oldestPendingAge() != null
         && summary.oldestPendingAge().compareTo(OLD_PENDING) > 0) {
@@ -49,6 +67,12 @@ public class OutboxHealthCheck implements HealthCheck {
     }
     if (summary.parkedInbox() > 0) {
       reasons.add("parked-inbox-rows");
+    }
+    if (storeWriteFailing) {
+      reasons.add("store-write-failing");
+    }
+    if (relayOverlap) {
+      reasons.add("relay-overlap");
     }
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("pending", summary.pending());

@@ -38,6 +38,7 @@ public final class OutboxRelay {
   private final RelaySettings settings;
   private final Clock clock;
   private final String relayId;
+  private final RelayListener listener;
 
   // The lap: where the scan stands and which keys are blocked until it ends. Guarded by "this".
   private String cursor;
@@ -49,6 +50,17 @@ public final class OutboxRelay {
       RelaySettings settings,
       Clock clock,
       String relayId) {
+    this(store, publisher, settings, clock, relayId, RelayListener.NONE);
+  }
+
+  public OutboxRelay(
+      OutboxStore store,
+      OutboxPublisher publisher,
+      RelaySettings settings,
+      Clock clock,
+      String relayId,
+      RelayListener listener) {
+    this.listener = listener;
     this.store = store;
     this.publisher = publisher;
     this.settings = settings;
@@ -141,9 +153,7 @@ public final class OutboxRelay {
       LOG.warning(
           () ->
               "Outbox row " + row.id() + " is invalid (" + invalid + "): failed, never published");
-      return store.markFailed(row.id(), held, row.attempts(), INVALID_ROW + ": " + invalid)
-          ? Outcome.FAILED
-          : Outcome.LOST;
+      return settleFailed(row, held, row.attempts(), INVALID_ROW + ": " + invalid);
     }
     // The fence: publish only while the claim still covers the publish, the status write and skew.
     if (clock.millis() + settings.reservedPerRow().toMillis() > leaseUntil) {
@@ -154,11 +164,13 @@ public final class OutboxRelay {
                   + " fenced row "
                   + row.id()
                   + ": its claim would expire mid-publish");
+      listener.overlap("fenced");
       return Outcome.LOST;
     }
     try {
       publisher.publish(row);
     } catch (Exception e) {
+      listener.publishFailed(row.topic());
       int attempts = row.attempts() + 1;
       String error = bounded(e);
       if (attempts >= settings.maxAttempts()) {
@@ -166,10 +178,14 @@ public final class OutboxRelay {
             Level.WARNING,
             "Outbox row {0} failed after {1} attempts: {2}",
             new Object[] {row.id(), attempts, error});
-        return store.markFailed(row.id(), held, attempts, error) ? Outcome.FAILED : Outcome.LOST;
+        return settleFailed(row, held, attempts, error);
       }
       long next = clock.millis() + settings.backoffAfter(attempts).toMillis();
-      return store.markRetry(row.id(), held, attempts, next, error) ? Outcome.RETRY : Outcome.LOST;
+      if (store.markRetry(row.id(), held, attempts, next, error)) {
+        return Outcome.RETRY;
+      }
+      listener.overlap("claim-lost");
+      return Outcome.LOST;
     }
     // Mark SENT only after the provider accepted it: a crash in between re-sends, never loses.
     if (!store.markSent(row.id(), held, clock.millis(), relayId)) {
@@ -180,9 +196,20 @@ public final class OutboxRelay {
                   + " lost the claim on "
                   + row.id()
                   + " after publishing it (duplicate possible)");
+      listener.overlap("claim-lost");
       return Outcome.LOST;
     }
+    listener.published(row.topic());
     return Outcome.SENT;
+  }
+
+  private Outcome settleFailed(OutboxRow row, long held, int attempts, String error) {
+    if (store.markFailed(row.id(), held, attempts, error)) {
+      listener.poisoned(row.topic());
+      return Outcome.FAILED;
+    }
+    listener.overlap("claim-lost");
+    return Outcome.LOST;
   }
 
   /** Why a row cannot be published, or {@code null} when it can. */

@@ -40,12 +40,15 @@ public class OutboxRelayService {
   private MailboxConnectionFactory connections;
 
   @EJB private TransactionalOutboxStore store;
+  @jakarta.inject.Inject private io.mailbox.ejb.metrics.OutboxMetrics metrics;
   @EJB private io.mailbox.ejb.inbox.JtaInboxTransactions inbox;
 
   private final OutboxConfig config = new OutboxConfig();
   private final AtomicBoolean sweeping = new AtomicBoolean();
   private final AtomicBoolean dispatchRequested = new AtomicBoolean();
   private final AtomicReference<SweepResult> lastSweep = new AtomicReference<>();
+  private volatile long lastOverlapAt;
+  private volatile long lastStoreFailureAt;
   private volatile boolean running;
   private OutboxRelay relay;
   private ScheduledFuture<?> sweeps;
@@ -59,7 +62,8 @@ public class OutboxRelayService {
             new MailboxOutboxPublisher(connections),
             config.relaySettings(),
             Clock.systemUTC(),
-            "relay-" + UUID.randomUUID().toString().substring(0, 8));
+            "relay-" + UUID.randomUUID().toString().substring(0, 8),
+            metrics);
     if (!config.relayEnabled()) {
       LOG.info("Outbox relay disabled (" + OutboxConfig.RELAY_ENABLED + "=false)");
       return;
@@ -91,10 +95,29 @@ public class OutboxRelayService {
     try {
       SweepResult result = relay.sweep();
       lastSweep.set(result);
+      if (result.overlaps() > 0) {
+        lastOverlapAt = System.currentTimeMillis();
+      }
       return result;
+    } catch (RuntimeException e) {
+      lastStoreFailureAt = System.currentTimeMillis();
+      throw e;
     } finally {
       sweeping.set(false);
     }
+  }
+
+  /** Whether a sweep of this instance met another relay on a row within {@code windowMillis}. */
+  public boolean overlappedWithin(long windowMillis) {
+    return lastOverlapAt > 0 && System.currentTimeMillis() - lastOverlapAt <= windowMillis;
+  }
+
+  /**
+   * Whether a sweep of this instance could not read or write the table within {@code windowMillis}.
+   */
+  public boolean storeFailedWithin(long windowMillis) {
+    return lastStoreFailureAt > 0
+        && System.currentTimeMillis() - lastStoreFailureAt <= windowMillis;
   }
 
   /** What the last local sweep did (for health), if any. */

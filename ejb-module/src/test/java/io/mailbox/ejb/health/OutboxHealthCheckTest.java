@@ -32,4 +32,13 @@ class OutboxHealthCheckTest {
         .containsEntry("oldestPendingMs", 300_000L)
         .containsEntry("parkedInbox", 4L);
   }
+
+  @Test
+  void aFailingStoreAndARecentOverlapAreReasonsToo() {
+    HealthCheckResponse response =
+        OutboxHealthCheck.describe(new OutboxSummary(0, 0, 0, null, 0), true, true);
+
+    assertThat(response.getData().orElseThrow())
+        .containsEntry("reasons", "store-write-failing,relay-overlap");
+  }
 }

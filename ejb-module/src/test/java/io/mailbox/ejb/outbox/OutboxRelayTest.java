@@ -36,8 +36,32 @@ class OutboxRelayTest {
       };
   private int sequence;
 
+  private final List<String> reported = new ArrayList<>();
+  private final RelayListener listener =
+      new RelayListener() {
+        @Override
+        public void published(String topic) {
+          reported.add("published:" + topic);
+        }
+
+        @Override
+        public void publishFailed(String topic) {
+          reported.add("failed:" + topic);
+        }
+
+        @Override
+        public void poisoned(String topic) {
+          reported.add("poisoned:" + topic);
+        }
+
+        @Override
+        public void overlap(String kind) {
+          reported.add("overlap:" + kind);
+        }
+      };
+
   private OutboxRelay relay(RelaySettings settings) {
-    return new OutboxRelay(store, publisher, settings, clock, "relay-1");
+    return new OutboxRelay(store, publisher, settings, clock, "relay-1", listener);
   }
 
   private OutboxRelay relay() {
@@ -313,6 +337,25 @@ class OutboxRelayTest {
     assertThat(store.find("old")).isEmpty();
     assertThat(store.find("fresh")).isPresent();
     assertThat(store.find("pending")).isPresent();
+  }
+
+  @Test
+  void theListenerHearsPublishesFailuresPoisonAndOverlaps() {
+    OutboxRelay relay = relay(RelaySettings.defaults().withAttempts(1, Duration.ofSeconds(1)));
+    row("ok", null);
+    row("bad", null);
+    failing.add("bad");
+    relay.sweep();
+    row("fenced", null);
+    store.onClaim = id -> clock.advance(Duration.ofSeconds(20));
+    relay.sweep();
+
+    assertThat(reported)
+        .containsExactly(
+            "published:orders.placed.v1",
+            "failed:orders.placed.v1",
+            "poisoned:orders.placed.v1",
+            "overlap:fenced");
   }
 
   @Test

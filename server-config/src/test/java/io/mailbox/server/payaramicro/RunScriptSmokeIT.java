@@ -40,6 +40,9 @@ class RunScriptSmokeIT {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** Orders the tests place and commit (the rolled-back "ghost" is not one of them). */
+  private static final int COMMITTED_ORDERS = 3;
+
   private static int port;
   private static long pid;
   private static String scriptOutput;
@@ -114,24 +117,24 @@ class RunScriptSmokeIT {
                       + USERNAME
                       + "' AND RESULT = 'REFUSED'"))
           .isEqualTo(1);
-      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_ORDER")).isEqualTo(2);
+      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_ORDER")).isEqualTo(COMMITTED_ORDERS);
       assertThat(
               count(
                   db,
                   "SELECT COUNT(*) FROM MBX_OUTBOX WHERE TOPIC = 'orders.placed.v1' AND STATUS = 'SENT'"))
-          .isEqualTo(2);
+          .isEqualTo(COMMITTED_ORDERS);
       assertThat(
               count(
                   db,
                   "SELECT COUNT(*) FROM MBX_OUTBOX WHERE TOPIC = 'shipping.requested.v1' AND STATUS = 'SENT'"))
-          .isEqualTo(2);
+          .isEqualTo(COMMITTED_ORDERS);
       assertThat(count(db, "SELECT COUNT(*) FROM MBX_OUTBOX WHERE STATUS <> 'SENT'")).isZero();
       assertThat(
               count(
                   db,
                   "SELECT COUNT(*) FROM MBX_INBOX WHERE CONSUMER = 'billing-ledger' AND STATUS = 'PROCESSED'"))
-          .isEqualTo(2);
-      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_INVOICE")).isEqualTo(2);
+          .isEqualTo(COMMITTED_ORDERS);
+      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_INVOICE")).isEqualTo(COMMITTED_ORDERS);
     }
   }
 
@@ -236,6 +239,26 @@ class RunScriptSmokeIT {
     awaitProgress(jsonString(placed.body(), "orderId"));
     Thread.sleep(500);
     assertThat(get("/orders-app/api/orders/progress").body()).doesNotContain(ghost);
+  }
+
+  @Test
+  void theRelaysMetricsCountWhatItPublished() throws Exception {
+    HttpResponse<String> placed =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=metered")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    awaitProgress(jsonString(placed.body(), "orderId"));
+    get("/health/ready"); // the outbox gauges are refreshed by the health check
+
+    HttpResponse<String> metrics = get("/metrics?scope=application");
+
+    assertThat(metrics.statusCode()).as(metrics.body()).isEqualTo(200);
+    assertThat(metrics.body())
+        .contains("outbox_published_total")
+        .contains("topic=\"orders.placed.v1\"")
+        .contains("outbox_pending_rows");
   }
 
   @Test

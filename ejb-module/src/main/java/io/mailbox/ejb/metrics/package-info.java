@@ -1,0 +1,2 @@
+/** MicroProfile Metrics of the outbox relay. */
+package io.mailbox.ejb.metrics;
