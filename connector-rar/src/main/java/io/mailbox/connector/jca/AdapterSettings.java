@@ -19,6 +19,7 @@ import java.util.Optional;
 record AdapterSettings(
     List<String> enabledProviders,
     String memoryScope,
+    java.nio.file.Path fileRoot,
     Optional<RetryPolicy> retryPolicy,
     Optional<DeadLetterPolicy> deadLetterPolicy,
     Duration defaultAckTimeout,
@@ -55,11 +56,18 @@ record AdapterSettings(
     return new AdapterSettings(
         providers,
         scope.strip(),
+        fileRoot(adapter.getFileRoot()),
         retry,
         deadLetters,
         millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),
         millis("leaseSweepIntervalMillis", adapter.getLeaseSweepIntervalMillis()),
         millis("deliverySettleTimeoutMillis", adapter.getDeliverySettleTimeoutMillis()));
+  }
+
+  /** The mail folder of the file: provider; empty means {@code <working directory>/data/mail}. */
+  private static java.nio.file.Path fileRoot(String configured) {
+    String root = configured == null || configured.isBlank() ? "data/mail" : configured.strip();
+    return java.nio.file.Path.of(root).toAbsolutePath().normalize();
   }
 
   private static int nonNegative(String name, Integer value) {

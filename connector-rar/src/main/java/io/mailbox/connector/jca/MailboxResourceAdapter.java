@@ -6,6 +6,7 @@ import io.mailbox.connector.jca.inbound.EndpointActivation;
 import io.mailbox.connector.jca.inbound.MailboxActivationSpec;
 import io.mailbox.connector.kernel.Mailbox;
 import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.provider.file.FileProvider;
 import io.mailbox.connector.provider.mem.MemoryBus;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import io.mailbox.connector.spi.MailboxProvider;
@@ -36,6 +37,9 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   /** Providers this adapter ships, by scheme. Brokers are added as their providers land. */
   static final Map<String, ProviderFactory> AVAILABLE_PROVIDERS =
       Map.of(
+          FileProvider.SCHEME,
+          (scheduler, settings) ->
+              new FileProvider(settings.fileRoot(), Clock.systemUTC(), scheduler),
           MemoryProvider.SCHEME,
           (scheduler, settings) ->
               new MemoryProvider(
@@ -53,6 +57,7 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   // Bean properties: defaults repeat ra.xml so a server that ignores it behaves the same.
   private String enabledProviders = MemoryProvider.SCHEME;
   private String memoryScope = "mailbox";
+  private String fileRoot = "";
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -211,6 +216,14 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   public void setMemoryScope(String memoryScope) {
     this.memoryScope = memoryScope;
+  }
+
+  public String getFileRoot() {
+    return fileRoot;
+  }
+
+  public void setFileRoot(String fileRoot) {
+    this.fileRoot = fileRoot;
   }
 
   public Integer getRetryMaxAttempts() {

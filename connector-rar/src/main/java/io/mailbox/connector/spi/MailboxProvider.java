@@ -336,7 +336,9 @@ public abstract class MailboxProvider {
       return false;
     }
     MailMessage copy = released.get();
-    if (disposition.equals(Disposition.UNHANDLED)) {
+    if (disposition.equals(Disposition.HANDLED)) {
+      acknowledge(address, copy);
+    } else if (disposition.equals(Disposition.UNHANDLED)) {
       requeueCopy(address, copy);
     } else if (disposition.equals(Disposition.DISCARD)) {
       giveUp(
@@ -478,6 +480,13 @@ public abstract class MailboxProvider {
                 + ": the transport keeps no parked records");
   }
 
+  /**
+   * The transport's acknowledgement: a handed-out copy is done (a fetch settled it as handled, or
+   * at least one subscriber handled a broadcast). Transports that keep a copy until then (a broker
+   * delivery, a file) release it here; in-memory queues have nothing left to do.
+   */
+  protected void acknowledge(MailAddress topic, MailMessage copy) {}
+
   /** Tells the transport a copy is given up, so it stops redelivering it (a broker's nack). */
   protected void abandon(MailAddress address, MailMessage copy) {}
 
@@ -568,6 +577,7 @@ public abstract class MailboxProvider {
     if (failed.size() < outcomes.size()) {
       // Somebody handled it: never requeue (that would repeat the side effect); archive the
       // failures.
+      acknowledge(topic, copy);
       if (!failed.isEmpty()) {
         DeliveryOutcome first = failed.get(0);
         giveUp(topic, copy, first.deadLetterReason(), maxAttempts(failed), first.failure());

@@ -51,6 +51,25 @@ class MailboxResourceAdapterTest {
   }
 
   @Test
+  void theFileProviderCanBeEnabledBesideMem(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) throws Exception {
+    MailboxResourceAdapter withFiles = new MailboxResourceAdapter();
+    withFiles.setMemoryScope("file-test-" + java.util.UUID.randomUUID());
+    withFiles.setEnabledProviders("mem,file");
+    withFiles.setFileRoot(folder.toString());
+    withFiles.start(context);
+    try {
+      withFiles.kernel().post(MailMessage.to("file:agent@crew/inbox").body("{}").build());
+
+      assertThat(withFiles.kernel().schemes()).containsExactly("file", "mem");
+      assertThat(folder.resolve("crew/agent/inbox")).isDirectory();
+      assertThat(withFiles.kernel().status("file:agent@crew/inbox").unreadCount()).isEqualTo(1);
+    } finally {
+      withFiles.stop();
+    }
+  }
+
+  @Test
   void anUnknownProviderInTheConfigurationStopsTheStart() {
     MailboxResourceAdapter misconfigured = new MailboxResourceAdapter();
     misconfigured.setEnabledProviders("mem, kafkaa");

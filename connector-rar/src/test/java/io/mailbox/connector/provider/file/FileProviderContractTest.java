@@ -1,0 +1,18 @@
+package io.mailbox.connector.provider.file;
+
+import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderContract;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code file:} keeps the provider contract, on a fresh folder per test. */
+class FileProviderContractTest extends ProviderContract {
+  @TempDir Path root;
+
+  @Override
+  protected MailboxProvider newProvider() {
+    return new FileProvider(root, Clock.systemUTC(), new ExecutorScheduler());
+  }
+}
