@@ -1,14 +1,9 @@
 package io.mailbox.connector.provider.file;
 
-import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import jakarta.json.Json;
+import io.mailbox.connector.provider.MessageJson;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -33,23 +26,11 @@ final class MessageFile {
   record Stored(MailMessage message, boolean read) {}
 
   static String serialize(MailMessage message, boolean read) {
-    JsonObjectBuilder json = Json.createObjectBuilder().add("body", message.body());
-    message
-        .from()
-        .ifPresentOrElse(
-            from -> json.add("from", from.toString()), () -> json.add("from", JsonValue.NULL));
-    json.add("headers", sorted(message.headers()))
-        .add("id", message.id())
-        .add("meta", sorted(message.meta()))
+    return MessageJson.fields(message)
         .add("read", read)
-        .add("to", message.to().toString());
-    return json.build().toString();
-  }
-
-  private static JsonObjectBuilder sorted(Map<String, String> values) {
-    JsonObjectBuilder object = Json.createObjectBuilder();
-    new TreeMap<>(values).forEach(object::add);
-    return object;
+        .add("to", message.to().toString())
+        .build()
+        .toString();
   }
 
   /**
@@ -59,24 +40,11 @@ final class MessageFile {
    */
   static Stored read(Path file) throws IOException {
     String text = Files.readString(file, StandardCharsets.UTF_8);
-    try (var reader = Json.createReader(new StringReader(text))) {
-      JsonObject json = reader.readObject();
-      MailMessage.Builder message =
-          MailMessage.to(MailAddress.parse(json.getString("to")))
-              .id(json.getString("id"))
-              .body(json.getString("body"));
-      if (json.get("from") instanceof JsonString from) {
-        message.from(from.getString());
-      }
-      json.getJsonObject("headers")
-          .forEach((name, value) -> message.header(name, ((JsonString) value).getString()));
-      JsonObject meta = json.getJsonObject("meta");
-      if (meta != null) {
-        meta.forEach((name, value) -> message.meta(name, ((JsonString) value).getString()));
-      }
-      return new Stored(message.build(), json.getBoolean("read", false));
-    } catch (RuntimeException e) {
-      throw new IOException("not a valid message file: " + e.getClass().getSimpleName(), e);
+    try {
+      JsonObject json = MessageJson.parse(text);
+      return new Stored(MessageJson.read(json), json.getBoolean("read", false));
+    } catch (IllegalArgumentException | ClassCastException e) {
+      throw new IOException("not a valid message file: " + e.getMessage(), e);
     }
   }
 
