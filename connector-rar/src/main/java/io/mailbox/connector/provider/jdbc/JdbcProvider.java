@@ -1,0 +1,503 @@
+package io.mailbox.connector.provider.jdbc;
+
+import io.mailbox.connector.api.AddressState;
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.CopyState;
+import io.mailbox.connector.api.LocatedCopy;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.provider.MessageJson;
+import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderSubscription;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
+
+/**
+ * The {@code jdbc:} provider: one row per copy in {@code MBX_QUEUE} of the application's own
+ * database (DDL: {@code server-config/sql/<database>/queue.sql}). A post returns once its row is
+ * committed; a leased row is invisible until its visibility timeout (the lease) ends, so a crashed
+ * consumer's messages come back by themselves, also after a server restart. Every status write is a
+ * compare-and-set on the state and the lease id (the receipt): a stale handle settles nothing.
+ *
+ * <p>Subscriptions are local to this provider instance: a message posted while this instance has
+ * subscribers is written as leased to them and settled by the broadcast; otherwise it is queued.
+ * Status and snapshot read indexed counts from the table.
+ */
+public final class JdbcProvider extends MailboxProvider {
+  public static final String SCHEME = "jdbc";
+  private static final String READY = "READY";
+  private static final String LEASED = "LEASED";
+  private static final String PARKED = "PARKED";
+  private static final Set<String> CAPABILITIES =
+      Set.of(
+          Capabilities.PEEK,
+          Capabilities.LEASE,
+          Capabilities.RECOVER,
+          Capabilities.STATUS,
+          Capabilities.ENUMERATE,
+          Capabilities.LOCATE,
+          Capabilities.PARKED);
+  // Taken when a row is free: queued, or leased with its visibility timeout over.
+  private static final String AVAILABLE =
+      "(STATE = 'READY' OR (STATE = 'LEASED' AND VISIBLE_AT <= ?))";
+
+  private final DataSource dataSource;
+  private final AtomicLong sequence = new AtomicLong();
+  private final Map<MailAddress, List<ProviderSubscription>> subscribers =
+      new ConcurrentHashMap<>();
+  private final Map<MailAddress, Instant> known = new ConcurrentHashMap<>();
+
+  public JdbcProvider(DataSource dataSource, Clock clock, Scheduler scheduler) {
+    super(clock, scheduler);
+    this.dataSource = dataSource;
+  }
+
+  @Override
+  public String scheme() {
+    return SCHEME;
+  }
+
+  @Override
+  protected Set<String> declaredCapabilities() {
+    return CAPABILITIES;
+  }
+
+  // ---- plumbing ---------------------------------------------------------------------------------
+
+  @FunctionalInterface
+  private interface Sql<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  private <T> T sql(Sql<T> work) {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(true);
+      return work.run(connection);
+    } catch (SQLException e) {
+      throw new JdbcQueueException(e);
+    }
+  }
+
+  private static int update(Connection c, String sql, Object... values) throws SQLException {
+    try (PreparedStatement statement = c.prepareStatement(sql)) {
+      bind(statement, values);
+      return statement.executeUpdate();
+    }
+  }
+
+  private static void bind(PreparedStatement statement, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      statement.setObject(i + 1, values[i]);
+    }
+  }
+
+  static String hash(MailAddress address) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(address.toString().getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Write order: microseconds of this clock, never going backwards within the process. */
+  private long nextSequence() {
+    long micros = now().toEpochMilli() * 1000;
+    return sequence.accumulateAndGet(micros, (last, candidate) -> Math.max(last + 1, candidate));
+  }
+
+  private static String key(MailMessage copy) {
+    return copy.sendId().orElseThrow();
+  }
+
+  private void insert(
+      MailAddress topic, MailMessage copy, String state, String leaseId, long visibleAt) {
+    long now = now().toEpochMilli();
+    sql(
+        c ->
+            update(
+                c,
+                "INSERT INTO MBX_QUEUE (COPY_KEY, ADDRESS_HASH, ADDRESS, SEQ, MESSAGE_ID, MESSAGE, STATE, LEASE_ID,"
+                    + " VISIBLE_AT, DELIVERIES, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                key(copy),
+                hash(topic),
+                topic.toString(),
+                nextSequence(),
+                copy.id(),
+                MessageJson.write(copy),
+                state,
+                leaseId,
+                visibleAt,
+                now));
+    known.put(topic, now());
+  }
+
+  // ---- the transport ----------------------------------------------------------------------------
+
+  @Override
+  protected void send(MailAddress topic, MailMessage copy) {
+    List<ProviderSubscription> receivers = List.copyOf(subscribers.getOrDefault(topic, List.of()));
+    if (receivers.isEmpty()) {
+      insert(topic, copy, READY, null, 0);
+      return;
+    }
+    // Committed as leased to the broadcast: if the process dies before a subscriber handled it,
+    // the row becomes visible again after the settle window and a fetch takes it (at least once).
+    long window = Math.max(60_000, 2 * deliverySettleTimeout().toMillis());
+    insert(topic, copy, LEASED, "broadcast", now().toEpochMilli() + window);
+    dispatch(topic, copy, receivers);
+  }
+
+  @Override
+  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
+    List<ProviderSubscription> list =
+        subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
+    list.add(subscription);
+    known.putIfAbsent(address, Instant.EPOCH);
+    return () -> list.remove(subscription);
+  }
+
+  @Override
+  protected List<MailMessage> takeQueued(
+      MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
+    long now = now().toEpochMilli();
+    List<String[]> candidates =
+        sql(
+            c -> {
+              try (PreparedStatement select =
+                  c.prepareStatement(
+                      "SELECT COPY_KEY, MESSAGE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND "
+                          + AVAILABLE
+                          + " ORDER BY SEQ")) {
+                bind(select, hash(address), now);
+                select.setMaxRows(limit * 2 + 8);
+                List<String[]> rows = new ArrayList<>();
+                try (ResultSet result = select.executeQuery()) {
+                  while (result.next()) {
+                    rows.add(new String[] {result.getString(1), result.getString(2)});
+                  }
+                }
+                return rows;
+              }
+            });
+    List<MailMessage> taken = new ArrayList<>();
+    for (String[] row : candidates) {
+      if (taken.size() == limit) {
+        break;
+      }
+      MailMessage copy = handOut.apply(MessageJson.read(MessageJson.parse(row[1])));
+      boolean won =
+          lease == null
+              // Auto-ack is at most once: the row is gone when it is handed out.
+              ? sql(
+                      c ->
+                          update(
+                              c,
+                              "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND " + AVAILABLE,
+                              row[0],
+                              now))
+                  == 1
+              : sql(
+                      c ->
+                          update(
+                              c,
+                              "UPDATE MBX_QUEUE SET STATE = 'LEASED', LEASE_ID = ?, VISIBLE_AT = ?, DELIVERIES ="
+                                  + " DELIVERIES + 1, MESSAGE = ?, UPDATED_AT = ? WHERE COPY_KEY = ? AND "
+                                  + AVAILABLE,
+                              lease.id(),
+                              lease.expiresAt() == null
+                                  ? Long.MAX_VALUE
+                                  : lease.expiresAt().toEpochMilli(),
+                              MessageJson.write(copy),
+                              now,
+                              row[0],
+                              now))
+                  == 1;
+      if (won) {
+        taken.add(copy);
+      }
+    }
+    if (!taken.isEmpty()) {
+      known.put(address, now());
+    }
+    return taken;
+  }
+
+  @Override
+  protected List<MailMessage> peekQueued(MailAddress address, int limit) {
+    return messages(
+        "SELECT MESSAGE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'READY' ORDER BY SEQ",
+        limit,
+        hash(address));
+  }
+
+  private List<MailMessage> messages(String select, int limit, Object... values) {
+    return sql(
+        c -> {
+          try (PreparedStatement statement = c.prepareStatement(select)) {
+            bind(statement, values);
+            statement.setMaxRows(limit);
+            List<MailMessage> found = new ArrayList<>();
+            try (ResultSet result = statement.executeQuery()) {
+              while (result.next()) {
+                found.add(MessageJson.read(MessageJson.parse(result.getString(1))));
+              }
+            }
+            return found;
+          }
+        });
+  }
+
+  @Override
+  protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+    // The receipt check: only the current hand-out of this copy may settle it.
+    return messages(
+            "SELECT MESSAGE FROM MBX_QUEUE WHERE COPY_KEY = ? AND ADDRESS_HASH = ? AND STATE = 'LEASED' AND LEASE_ID = ?",
+            1,
+            key,
+            hash(address),
+            leaseId)
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  protected void acknowledge(MailAddress topic, MailMessage copy) {
+    sql(c -> update(c, "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND STATE = 'LEASED'", key(copy)));
+    known.put(topic, now());
+  }
+
+  @Override
+  protected void abandon(MailAddress topic, MailMessage copy) {
+    acknowledge(topic, copy);
+  }
+
+  @Override
+  protected boolean requeue(MailAddress address, MailMessage copy) {
+    long now = now().toEpochMilli();
+    int updated =
+        sql(
+            c ->
+                update(
+                    c,
+                    "UPDATE MBX_QUEUE SET STATE = 'READY', LEASE_ID = NULL, VISIBLE_AT = 0, MESSAGE = ?, UPDATED_AT = ?"
+                        + " WHERE COPY_KEY = ? AND STATE = 'LEASED'",
+                    MessageJson.write(copy),
+                    now,
+                    key(copy)));
+    if (updated == 1) {
+      return true;
+    }
+    boolean exists =
+        sql(
+            c -> {
+              try (PreparedStatement select =
+                  c.prepareStatement("SELECT 1 FROM MBX_QUEUE WHERE COPY_KEY = ?")) {
+                bind(select, key(copy));
+                try (ResultSet result = select.executeQuery()) {
+                  return result.next();
+                }
+              }
+            });
+    if (exists) {
+      return false; // already queued: never twice
+    }
+    insert(address, copy, READY, null, 0);
+    return true;
+  }
+
+  @Override
+  protected void park(MailAddress address, MailMessage record) {
+    int updated =
+        sql(
+            c ->
+                update(
+                    c,
+                    "UPDATE MBX_QUEUE SET STATE = 'PARKED', LEASE_ID = NULL, MESSAGE = ?, UPDATED_AT = ? WHERE COPY_KEY = ?",
+                    MessageJson.write(record),
+                    now().toEpochMilli(),
+                    key(record)));
+    if (updated == 0) {
+      insert(address, record, PARKED, null, 0);
+    }
+  }
+
+  @Override
+  protected long reclaimExpired(MailAddress address) {
+    long now = now().toEpochMilli();
+    return sql(
+        c ->
+            update(
+                c,
+                "UPDATE MBX_QUEUE SET STATE = 'READY', LEASE_ID = NULL, VISIBLE_AT = 0, UPDATED_AT = ?"
+                    + " WHERE ADDRESS_HASH = ? AND STATE = 'LEASED' AND VISIBLE_AT <= ?",
+                now,
+                hash(address),
+                now));
+  }
+
+  @Override
+  protected List<LocatedCopy> locateCopies(String messageId) {
+    long now = now().toEpochMilli();
+    return sql(
+        c -> {
+          try (PreparedStatement select =
+              c.prepareStatement(
+                  "SELECT ADDRESS, COPY_KEY, LEASE_ID, STATE FROM MBX_QUEUE WHERE MESSAGE_ID = ? ORDER BY ADDRESS, SEQ")) {
+            bind(select, messageId);
+            List<LocatedCopy> found = new ArrayList<>();
+            try (ResultSet result = select.executeQuery()) {
+              while (result.next()) {
+                String state = result.getString(4);
+                found.add(
+                    new LocatedCopy(
+                        MailAddress.parse(result.getString(1)),
+                        messageId,
+                        result.getString(2),
+                        LEASED.equals(state) ? result.getString(3) : null,
+                        READY.equals(state)
+                            ? CopyState.QUEUED
+                            : LEASED.equals(state) ? CopyState.IN_FLIGHT : CopyState.PARKED));
+              }
+            }
+            return found;
+          }
+        });
+  }
+
+  @Override
+  protected List<MailMessage> parkedCopies(MailAddress address, int limit) {
+    return messages(
+        "SELECT MESSAGE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'PARKED' ORDER BY SEQ",
+        limit,
+        hash(address));
+  }
+
+  @Override
+  protected int removeParked(MailAddress address, String key) {
+    return key == null
+        ? sql(
+            c ->
+                update(
+                    c,
+                    "DELETE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'PARKED'",
+                    hash(address)))
+        : sql(
+            c ->
+                update(
+                    c,
+                    "DELETE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'PARKED' AND COPY_KEY = ?",
+                    hash(address),
+                    key));
+  }
+
+  @Override
+  protected long clearBacklog() {
+    return sql(c -> update(c, "DELETE FROM MBX_QUEUE WHERE STATE IN ('READY', 'LEASED')"));
+  }
+
+  @Override
+  protected void onStop(boolean purge) {
+    if (purge) {
+      clearBacklog();
+    }
+  }
+
+  // ---- status ----------------------------------------------------------------------------------
+
+  @Override
+  public AddressStatus status(MailAddress address) {
+    long now = now().toEpochMilli();
+    long[] counts = new long[5]; // ready, leased, parked, overdue, last update
+    sql(
+        c -> {
+          try (PreparedStatement select =
+              c.prepareStatement(
+                  "SELECT STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ? THEN 1 ELSE 0 END)"
+                      + " FROM MBX_QUEUE WHERE ADDRESS_HASH = ? GROUP BY STATE")) {
+            bind(select, now, hash(address));
+            try (ResultSet result = select.executeQuery()) {
+              while (result.next()) {
+                String state = result.getString(1);
+                long count = result.getLong(2);
+                counts[4] = Math.max(counts[4], result.getLong(3));
+                if (READY.equals(state)) {
+                  counts[0] = count;
+                } else if (LEASED.equals(state)) {
+                  counts[1] = count;
+                  counts[3] = result.getLong(4);
+                } else if (PARKED.equals(state)) {
+                  counts[2] = count;
+                }
+              }
+            }
+            return null;
+          }
+        });
+    Instant remembered = known.get(address);
+    boolean exists = counts[0] + counts[1] + counts[2] > 0 || remembered != null;
+    if (!exists) {
+      return AddressStatus.unknown(address);
+    }
+    Instant lastActivity = counts[4] > 0 ? Instant.ofEpochMilli(counts[4]) : null;
+    if (remembered != null
+        && !remembered.equals(Instant.EPOCH)
+        && (lastActivity == null || remembered.isAfter(lastActivity))) {
+      lastActivity = remembered;
+    }
+    Map<String, Object> extensions = new LinkedHashMap<>();
+    extensions.put(SCHEME + ".overdueInFlightCount", counts[3]);
+    extensions.put(SCHEME + ".parkedCount", counts[2]);
+    extensions.put(
+        SCHEME + ".subscriberCount", subscribers.getOrDefault(address, List.of()).size());
+    return new AddressStatus(
+        address, AddressState.ONLINE, true, counts[0], counts[1], lastActivity, extensions);
+  }
+
+  @Override
+  public Optional<List<AddressStatus>> enumerate() {
+    Set<MailAddress> addresses = new TreeSet<>(known.keySet());
+    sql(
+        c -> {
+          try (PreparedStatement select =
+                  c.prepareStatement("SELECT DISTINCT ADDRESS FROM MBX_QUEUE");
+              ResultSet result = select.executeQuery()) {
+            while (result.next()) {
+              addresses.add(MailAddress.parse(result.getString(1)));
+            }
+          }
+          return null;
+        });
+    return Optional.of(
+        addresses.stream()
+            .map(this::status)
+            .sorted(Comparator.comparing(AddressStatus::address))
+            .toList());
+  }
+}
