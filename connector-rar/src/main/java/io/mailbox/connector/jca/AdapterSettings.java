@@ -20,6 +20,7 @@ record AdapterSettings(
     List<String> enabledProviders,
     String memoryScope,
     java.nio.file.Path fileRoot,
+    String jdbcDataSource,
     Optional<RetryPolicy> retryPolicy,
     Optional<DeadLetterPolicy> deadLetterPolicy,
     Duration defaultAckTimeout,
@@ -57,6 +58,9 @@ record AdapterSettings(
         providers,
         scope.strip(),
         fileRoot(adapter.getFileRoot()),
+        adapter.getJdbcDataSource() == null
+            ? "jdbc/__default"
+            : adapter.getJdbcDataSource().strip(),
         retry,
         deadLetters,
         millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),

@@ -7,6 +7,7 @@ import io.mailbox.connector.jca.inbound.MailboxActivationSpec;
 import io.mailbox.connector.kernel.Mailbox;
 import io.mailbox.connector.kernel.Scheduler;
 import io.mailbox.connector.provider.file.FileProvider;
+import io.mailbox.connector.provider.jdbc.JdbcProvider;
 import io.mailbox.connector.provider.mem.MemoryBus;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import io.mailbox.connector.spi.MailboxProvider;
@@ -40,6 +41,10 @@ public class MailboxResourceAdapter implements ResourceAdapter {
           FileProvider.SCHEME,
           (scheduler, settings) ->
               new FileProvider(settings.fileRoot(), Clock.systemUTC(), scheduler),
+          JdbcProvider.SCHEME,
+          (scheduler, settings) ->
+              new JdbcProvider(
+                  lookupDataSource(settings.jdbcDataSource()), Clock.systemUTC(), scheduler, true),
           MemoryProvider.SCHEME,
           (scheduler, settings) ->
               new MemoryProvider(
@@ -58,6 +63,7 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   private String enabledProviders = MemoryProvider.SCHEME;
   private String memoryScope = "mailbox";
   private String fileRoot = "";
+  private String jdbcDataSource = "jdbc/__default";
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -216,6 +222,30 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   public void setMemoryScope(String memoryScope) {
     this.memoryScope = memoryScope;
+  }
+
+  public String getJdbcDataSource() {
+    return jdbcDataSource;
+  }
+
+  public void setJdbcDataSource(String jdbcDataSource) {
+    this.jdbcDataSource = jdbcDataSource;
+  }
+
+  /**
+   * The jdbc: provider's DataSource, by its JNDI name (a server resource: the adapter has no
+   * java:comp).
+   */
+  static javax.sql.DataSource lookupDataSource(String jndiName) {
+    try {
+      return (javax.sql.DataSource) new javax.naming.InitialContext().lookup(jndiName);
+    } catch (javax.naming.NamingException e) {
+      throw new MailboxException(
+          ErrorCode.NOT_STARTED,
+          "The jdbc: provider's DataSource '"
+              + jndiName
+              + "' is not bound; set the adapter property jdbcDataSource.");
+    }
   }
 
   public String getFileRoot() {

@@ -98,6 +98,19 @@ class TransactionalDeliveryIT {
   }
 
   @Test
+  void theDurableJdbcProviderOnTheDefaultDatasourceTakesCommittedPostsOnly() throws Exception {
+    String address = "jdbc:it@test/durable";
+    long before = poster.status(address).unreadCount();
+
+    poster.postAndLinger(MailMessage.to(address).id("kept").body("{}").build(), 10);
+    poster.postAndRollBack(MailMessage.to(address).id("dropped").body("{}").build());
+    poster.postWithoutTransaction(MailMessage.to(address).id("direct").body("{}").build());
+
+    assertEquals(
+        before + 2, poster.status(address).unreadCount(), "the committed and the direct post");
+  }
+
+  @Test
   void closedHandleRefusesWithAStableCode() {
     String refusal = poster.useClosedHandle();
     assertTrue(refusal.startsWith("MBX-2002"), refusal);

@@ -66,14 +66,67 @@ public final class JdbcProvider extends MailboxProvider {
       "(STATE = 'READY' OR (STATE = 'LEASED' AND VISIBLE_AT <= ?))";
 
   private final DataSource dataSource;
+  private final boolean createTable;
   private final AtomicLong sequence = new AtomicLong();
   private final Map<MailAddress, List<ProviderSubscription>> subscribers =
       new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> known = new ConcurrentHashMap<>();
 
   public JdbcProvider(DataSource dataSource, Clock clock, Scheduler scheduler) {
+    this(dataSource, clock, scheduler, false);
+  }
+
+  /**
+   * @param createTable create {@code MBX_QUEUE} with the shipped DDL of the database's product (H2,
+   *     PostgreSQL, MariaDB/MySQL) when it is missing
+   */
+  public JdbcProvider(
+      DataSource dataSource, Clock clock, Scheduler scheduler, boolean createTable) {
     super(clock, scheduler);
     this.dataSource = dataSource;
+    this.createTable = createTable;
+  }
+
+  @Override
+  protected void onStart() {
+    if (createTable) {
+      sql(
+          c -> {
+            if (!tableExists(c)) {
+              String product =
+                  c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+              String kind =
+                  product.contains("postgres")
+                      ? "postgresql"
+                      : product.contains("h2") ? "h2" : "mariadb";
+              try (var ddl = JdbcProvider.class.getResourceAsStream("sql/" + kind + "/queue.sql");
+                  var statement = c.createStatement()) {
+                String text =
+                    new String(ddl.readAllBytes(), StandardCharsets.UTF_8)
+                        .replaceAll("(?m)^--.*$", "");
+                for (String part : text.split(";")) {
+                  if (!part.isBlank()) {
+                    statement.execute(part.strip());
+                  }
+                }
+              } catch (java.io.IOException e) {
+                throw new SQLException("the bundled queue DDL cannot be read", e);
+              }
+            }
+            return null;
+          });
+    }
+  }
+
+  private static boolean tableExists(Connection c) throws SQLException {
+    for (String name : new String[] {"MBX_QUEUE", "mbx_queue"}) {
+      try (ResultSet tables = c.getMetaData().getTables(null, null, name, null)) {
+        if (tables.next()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override
