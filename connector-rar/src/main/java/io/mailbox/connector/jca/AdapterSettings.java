@@ -21,6 +21,8 @@ record AdapterSettings(
     String memoryScope,
     java.nio.file.Path fileRoot,
     String jdbcDataSource,
+    int jdbcMaxDeliveries,
+    Duration jdbcTimeToLive,
     Optional<RetryPolicy> retryPolicy,
     Optional<DeadLetterPolicy> deadLetterPolicy,
     Duration defaultAckTimeout,
@@ -61,6 +63,8 @@ record AdapterSettings(
         adapter.getJdbcDataSource() == null
             ? "jdbc/__default"
             : adapter.getJdbcDataSource().strip(),
+        nonNegative("jdbcMaxDeliveries", adapter.getJdbcMaxDeliveries()),
+        millis("jdbcTimeToLiveMillis", adapter.getJdbcTimeToLiveMillis()),
         retry,
         deadLetters,
         millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),

@@ -44,7 +44,12 @@ public class MailboxResourceAdapter implements ResourceAdapter {
           JdbcProvider.SCHEME,
           (scheduler, settings) ->
               new JdbcProvider(
-                  lookupDataSource(settings.jdbcDataSource()), Clock.systemUTC(), scheduler, true),
+                  lookupDataSource(settings.jdbcDataSource()),
+                  Clock.systemUTC(),
+                  scheduler,
+                  true,
+                  settings.jdbcMaxDeliveries(),
+                  settings.jdbcTimeToLive()),
           MemoryProvider.SCHEME,
           (scheduler, settings) ->
               new MemoryProvider(
@@ -64,6 +69,8 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   private String memoryScope = "mailbox";
   private String fileRoot = "";
   private String jdbcDataSource = "jdbc/__default";
+  private Integer jdbcMaxDeliveries = 10;
+  private Long jdbcTimeToLiveMillis = 0L;
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -222,6 +229,22 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   public void setMemoryScope(String memoryScope) {
     this.memoryScope = memoryScope;
+  }
+
+  public Integer getJdbcMaxDeliveries() {
+    return jdbcMaxDeliveries;
+  }
+
+  public void setJdbcMaxDeliveries(Integer jdbcMaxDeliveries) {
+    this.jdbcMaxDeliveries = jdbcMaxDeliveries;
+  }
+
+  public Long getJdbcTimeToLiveMillis() {
+    return jdbcTimeToLiveMillis;
+  }
+
+  public void setJdbcTimeToLiveMillis(Long jdbcTimeToLiveMillis) {
+    this.jdbcTimeToLiveMillis = jdbcTimeToLiveMillis;
   }
 
   public String getJdbcDataSource() {

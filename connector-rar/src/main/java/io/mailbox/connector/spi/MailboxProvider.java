@@ -664,6 +664,16 @@ public abstract class MailboxProvider {
     send(target, archived);
   }
 
+  /**
+   * Gives up a queued copy the transport will not hand out (its delivery cap or time to live is
+   * spent): archived to the dead-letter topic with {@code reason}, parked at the end of the chain,
+   * or dropped with a warning when dead letters are off — exactly as a consumer's discard.
+   */
+  protected final void giveUpQueued(
+      MailAddress topic, MailMessage copy, String reason, int deliveries) {
+    giveUp(topic, copy, reason, deliveries, null);
+  }
+
   /** Broadcasts of {@code topic} whose deliveries have not all ended yet. */
   protected final long broadcastsInFlight(MailAddress topic) {
     AtomicLong count = broadcastsInFlight.get(topic);

@@ -67,6 +67,8 @@ public final class JdbcProvider extends MailboxProvider {
 
   private final DataSource dataSource;
   private final boolean createTable;
+  private final int maxDeliveries;
+  private final java.time.Duration timeToLive;
   private final AtomicLong sequence = new AtomicLong();
   private final Map<MailAddress, List<ProviderSubscription>> subscribers =
       new ConcurrentHashMap<>();
@@ -82,9 +84,32 @@ public final class JdbcProvider extends MailboxProvider {
    */
   public JdbcProvider(
       DataSource dataSource, Clock clock, Scheduler scheduler, boolean createTable) {
+    this(dataSource, clock, scheduler, createTable, 0, java.time.Duration.ZERO);
+  }
+
+  /**
+   * @param maxDeliveries leased deliveries a copy gets; the one that would exceed it dead-letters
+   *     the copy instead (reason {@code max-deliveries}); 0 = no cap
+   * @param timeToLive how long a copy may wait after it was sent; an older one is dead-lettered
+   *     instead of handed out (reason {@code ttl}); zero = forever
+   */
+  public JdbcProvider(
+      DataSource dataSource,
+      Clock clock,
+      Scheduler scheduler,
+      boolean createTable,
+      int maxDeliveries,
+      java.time.Duration timeToLive) {
     super(clock, scheduler);
+    if (maxDeliveries < 0 || timeToLive == null || timeToLive.isNegative()) {
+      throw new io.mailbox.connector.api.MailboxException(
+          io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
+          "The jdbc: provider needs maxDeliveries >= 0 and a time to live of zero (forever) or more.");
+    }
     this.dataSource = dataSource;
     this.createTable = createTable;
+    this.maxDeliveries = maxDeliveries;
+    this.timeToLive = timeToLive;
   }
 
   @Override
@@ -245,7 +270,7 @@ public final class JdbcProvider extends MailboxProvider {
             c -> {
               try (PreparedStatement select =
                   c.prepareStatement(
-                      "SELECT COPY_KEY, MESSAGE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND "
+                      "SELECT COPY_KEY, MESSAGE, DELIVERIES FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND "
                           + AVAILABLE
                           + " ORDER BY SEQ")) {
                 bind(select, hash(address), now);
@@ -253,7 +278,12 @@ public final class JdbcProvider extends MailboxProvider {
                 List<String[]> rows = new ArrayList<>();
                 try (ResultSet result = select.executeQuery()) {
                   while (result.next()) {
-                    rows.add(new String[] {result.getString(1), result.getString(2)});
+                    rows.add(
+                        new String[] {
+                          result.getString(1),
+                          result.getString(2),
+                          Integer.toString(result.getInt(3))
+                        });
                   }
                 }
                 return rows;
@@ -264,7 +294,24 @@ public final class JdbcProvider extends MailboxProvider {
       if (taken.size() == limit) {
         break;
       }
-      MailMessage copy = handOut.apply(MessageJson.read(MessageJson.parse(row[1])));
+      MailMessage stored = MessageJson.read(MessageJson.parse(row[1]));
+      int deliveries = Integer.parseInt(row[2]);
+      String spent = spentReason(stored, deliveries, lease != null);
+      if (spent != null) {
+        // Only the consumer whose delete wins dead-letters it: one give-up, one record.
+        if (sql(
+                c ->
+                    update(
+                        c,
+                        "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND " + AVAILABLE,
+                        row[0],
+                        now))
+            == 1) {
+          giveUpQueued(address, stored, spent, deliveries);
+        }
+        continue;
+      }
+      MailMessage copy = handOut.apply(stored);
       boolean won =
           lease == null
               // Auto-ack is at most once: the row is gone when it is handed out.
@@ -300,6 +347,21 @@ public final class JdbcProvider extends MailboxProvider {
       known.put(address, now());
     }
     return taken;
+  }
+
+  /** Why a queued copy must not be handed out any more, or {@code null}. */
+  private String spentReason(MailMessage stored, int deliveries, boolean leased) {
+    if (!timeToLive.isZero()) {
+      Instant sentAt =
+          stored
+              .header(io.mailbox.connector.api.SystemHeaders.SENT_AT)
+              .map(Instant::parse)
+              .orElse(Instant.EPOCH);
+      if (!sentAt.plus(timeToLive).isAfter(now())) {
+        return "ttl";
+      }
+    }
+    return leased && maxDeliveries > 0 && deliveries >= maxDeliveries ? "max-deliveries" : null;
   }
 
   @Override
@@ -348,7 +410,12 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void abandon(MailAddress topic, MailMessage copy) {
-    acknowledge(topic, copy);
+    sql(
+        c ->
+            update(
+                c,
+                "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND STATE IN ('READY', 'LEASED')",
+                key(copy)));
   }
 
   @Override

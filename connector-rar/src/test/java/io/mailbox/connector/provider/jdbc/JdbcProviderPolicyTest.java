@@ -1,0 +1,86 @@
+package io.mailbox.connector.provider.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mailbox.connector.api.DeadLetterPolicy;
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.FetchOptions;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.testsupport.ManualClock;
+import io.mailbox.connector.testsupport.ManualScheduler;
+import java.time.Duration;
+import java.time.Instant;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Test;
+
+/** The jdbc: queue's delivery cap and time to live, on embedded H2 with time moved by hand. */
+class JdbcProviderPolicyTest {
+  private static final MailAddress WORK = MailAddress.parse("jdbc:billing@shop/work");
+  private static final MailAddress WORK_DLQ = MailAddress.parse("jdbc:billing@shop/work_dlq");
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
+
+  private JdbcProvider provider(int maxDeliveries, Duration ttl) {
+    JdbcDataSource h2 = new JdbcDataSource();
+    h2.setURL("jdbc:h2:mem:policy-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
+    h2.setUser("sa");
+    JdbcProvider provider =
+        new JdbcProvider(h2, clock, new ManualScheduler(clock), true, maxDeliveries, ttl);
+    provider.enableDeadLetterQueue(DeadLetterPolicy.defaults());
+    provider.start();
+    return provider;
+  }
+
+  @Test
+  void aCopyIsDeliveredUpToMaxDeliveriesThenDeadLettered() {
+    JdbcProvider provider = provider(2, Duration.ZERO);
+    provider.post(MailMessage.to(WORK).id("flaky").body("{}").build());
+
+    for (int delivery = 1; delivery <= 2; delivery++) {
+      Delivery leased = provider.fetch(WORK, FetchOptions.leased()).get(0);
+      assertThat(leased.message().header(SystemHeaders.ROUND)).contains(Integer.toString(delivery));
+      leased.settle(Disposition.UNHANDLED);
+    }
+
+    assertThat(provider.fetch(WORK, FetchOptions.leased()))
+        .as("the third would exceed the cap")
+        .isEmpty();
+    assertThat(provider.status(WORK).unreadCount()).isZero();
+    MailMessage record = provider.fetch(WORK_DLQ, FetchOptions.autoAck()).get(0).message();
+    assertThat(record.id()).isEqualTo("flaky");
+    assertThat(record.headers())
+        .containsEntry(SystemHeaders.DEAD_LETTER_REASON, "max-deliveries")
+        .containsEntry(SystemHeaders.DEAD_LETTER_ATTEMPTS, "2");
+  }
+
+  @Test
+  void aCopyOlderThanItsTimeToLiveIsDeadLetteredInsteadOfHandedOut() {
+    JdbcProvider provider = provider(0, Duration.ofMinutes(10));
+    provider.post(MailMessage.to(WORK).id("stale").body("{}").build());
+    provider.post(MailMessage.to(WORK).id("fresh-later").body("{}").build());
+    clock.advance(Duration.ofMinutes(11));
+    provider.post(MailMessage.to(WORK).id("fresh").body("{}").build());
+
+    assertThat(provider.fetch(WORK, FetchOptions.autoAck().limit(5)))
+        .extracting(d -> d.message().id())
+        .containsExactly("fresh");
+    assertThat(provider.fetch(WORK_DLQ, FetchOptions.autoAck().limit(5)))
+        .extracting(d -> d.message().header(SystemHeaders.DEAD_LETTER_REASON).orElse(""))
+        .containsExactly("ttl", "ttl");
+  }
+
+  @Test
+  void withoutACapARetriedCopyKeepsComingBack() {
+    JdbcProvider provider = provider(0, Duration.ZERO);
+    provider.post(MailMessage.to(WORK).id("patient").body("{}").build());
+
+    for (int delivery = 0; delivery < 7; delivery++) {
+      provider.fetch(WORK, FetchOptions.leased()).get(0).settle(Disposition.UNHANDLED);
+    }
+
+    assertThat(provider.status(WORK).unreadCount()).isEqualTo(1);
+  }
+}
