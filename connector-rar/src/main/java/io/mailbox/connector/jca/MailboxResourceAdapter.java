@@ -44,12 +44,13 @@ public class MailboxResourceAdapter implements ResourceAdapter {
           JdbcProvider.SCHEME,
           (scheduler, settings) ->
               new JdbcProvider(
-                  lookupDataSource(settings.jdbcDataSource()),
-                  Clock.systemUTC(),
-                  scheduler,
-                  true,
-                  settings.jdbcMaxDeliveries(),
-                  settings.jdbcTimeToLive()),
+                      lookupDataSource(settings.jdbcDataSource()),
+                      Clock.systemUTC(),
+                      scheduler,
+                      true,
+                      settings.jdbcMaxDeliveries(),
+                      settings.jdbcTimeToLive())
+                  .withDedupeWindow(settings.jdbcDedupeWindow()),
           MemoryProvider.SCHEME,
           (scheduler, settings) ->
               new MemoryProvider(
@@ -71,6 +72,7 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   private String jdbcDataSource = "jdbc/__default";
   private Integer jdbcMaxDeliveries = 10;
   private Long jdbcTimeToLiveMillis = 0L;
+  private Long jdbcDedupeWindowMillis = 0L;
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -237,6 +239,14 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   public void setJdbcMaxDeliveries(Integer jdbcMaxDeliveries) {
     this.jdbcMaxDeliveries = jdbcMaxDeliveries;
+  }
+
+  public Long getJdbcDedupeWindowMillis() {
+    return jdbcDedupeWindowMillis;
+  }
+
+  public void setJdbcDedupeWindowMillis(Long jdbcDedupeWindowMillis) {
+    this.jdbcDedupeWindowMillis = jdbcDedupeWindowMillis;
   }
 
   public Long getJdbcTimeToLiveMillis() {

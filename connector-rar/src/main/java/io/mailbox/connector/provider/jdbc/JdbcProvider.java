@@ -49,6 +49,8 @@ import javax.sql.DataSource;
  */
 public final class JdbcProvider extends MailboxProvider {
   public static final String SCHEME = "jdbc";
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(JdbcProvider.class.getName());
   private static final String READY = "READY";
   private static final String LEASED = "LEASED";
   private static final String PARKED = "PARKED";
@@ -69,6 +71,8 @@ public final class JdbcProvider extends MailboxProvider {
   private final boolean createTable;
   private final int maxDeliveries;
   private final java.time.Duration timeToLive;
+  private java.time.Duration dedupeWindow = java.time.Duration.ZERO;
+  private final AtomicLong collapsed = new AtomicLong();
   private final AtomicLong sequence = new AtomicLong();
   private final Map<MailAddress, List<ProviderSubscription>> subscribers =
       new ConcurrentHashMap<>();
@@ -110,6 +114,21 @@ public final class JdbcProvider extends MailboxProvider {
     this.createTable = createTable;
     this.maxDeliveries = maxDeliveries;
     this.timeToLive = timeToLive;
+  }
+
+  /**
+   * Collapses a post whose message id this address saw within {@code window} (kept in {@code
+   * MBX_QUEUE_SEEN}, so it survives restarts); {@link java.time.Duration#ZERO} switches it off (the
+   * default). Call before {@link #start()}.
+   */
+  public JdbcProvider withDedupeWindow(java.time.Duration window) {
+    if (window == null || window.isNegative()) {
+      throw new io.mailbox.connector.api.MailboxException(
+          io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
+          "The dedupe window must be zero (off) or positive.");
+    }
+    this.dedupeWindow = window;
+    return this;
   }
 
   @Override
@@ -214,26 +233,104 @@ public final class JdbcProvider extends MailboxProvider {
     return copy.sendId().orElseThrow();
   }
 
-  private void insert(
+  /**
+   * Commits one row. With a dedupe window the id is admitted in the same transaction: a post whose
+   * id this address saw inside the window is collapsed (logged, never silently), and a crash can
+   * never admit an id without its row.
+   *
+   * @return false when the post was collapsed as a duplicate
+   */
+  private boolean insert(
       MailAddress topic, MailMessage copy, String state, String leaseId, long visibleAt) {
+    return insert(topic, copy, state, leaseId, visibleAt, true);
+  }
+
+  /**
+   * As above; {@code dedupe = false} for copies that are not new posts (a requeue, a parked
+   * record).
+   */
+  private boolean insert(
+      MailAddress topic,
+      MailMessage copy,
+      String state,
+      String leaseId,
+      long visibleAt,
+      boolean dedupe) {
     long now = now().toEpochMilli();
-    sql(
-        c ->
-            update(
-                c,
-                "INSERT INTO MBX_QUEUE (COPY_KEY, ADDRESS_HASH, ADDRESS, SEQ, MESSAGE_ID, MESSAGE, STATE, LEASE_ID,"
-                    + " VISIBLE_AT, DELIVERIES, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                key(copy),
-                hash(topic),
-                topic.toString(),
-                nextSequence(),
-                copy.id(),
-                MessageJson.write(copy),
-                state,
-                leaseId,
-                visibleAt,
-                now));
+    boolean inserted =
+        sql(
+            c -> {
+              c.setAutoCommit(false);
+              try {
+                if (dedupe && !dedupeWindow.isZero() && !admit(c, topic, copy.id(), now)) {
+                  c.rollback();
+                  return false;
+                }
+                update(
+                    c,
+                    "INSERT INTO MBX_QUEUE (COPY_KEY, ADDRESS_HASH, ADDRESS, SEQ, MESSAGE_ID, MESSAGE, STATE,"
+                        + " LEASE_ID, VISIBLE_AT, DELIVERIES, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                    key(copy),
+                    hash(topic),
+                    topic.toString(),
+                    nextSequence(),
+                    copy.id(),
+                    MessageJson.write(copy),
+                    state,
+                    leaseId,
+                    visibleAt,
+                    now);
+                c.commit();
+                return true;
+              } catch (SQLException e) {
+                c.rollback();
+                throw e;
+              }
+            });
     known.put(topic, now());
+    if (!inserted) {
+      collapsed.incrementAndGet();
+      LOG.info(
+          () ->
+              "Collapsed "
+                  + copy
+                  + " at "
+                  + topic
+                  + ": its id was posted there within "
+                  + dedupeWindow);
+    }
+    return inserted;
+  }
+
+  /** Records a sighting of {@code id}; false when a live sighting exists (a duplicate). */
+  private boolean admit(Connection c, MailAddress topic, String id, long now) throws SQLException {
+    long until = now + dedupeWindow.toMillis();
+    if (update(
+            c,
+            "UPDATE MBX_QUEUE_SEEN SET SEEN_UNTIL = ? WHERE ADDRESS_HASH = ? AND MESSAGE_ID = ? AND SEEN_UNTIL <= ?",
+            until,
+            hash(topic),
+            id,
+            now)
+        == 1) {
+      return true; // an expired sighting: outside the window, a new message
+    }
+    java.sql.Savepoint beforeInsert = c.setSavepoint();
+    try {
+      update(
+          c,
+          "INSERT INTO MBX_QUEUE_SEEN (ADDRESS_HASH, MESSAGE_ID, SEEN_UNTIL) VALUES (?, ?, ?)",
+          hash(topic),
+          id,
+          until);
+      return true;
+    } catch (SQLException e) {
+      if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
+        throw e;
+      }
+      c.rollback(beforeInsert); // a live sighting: the key exists
+      return false;
+    }
   }
 
   // ---- the transport ----------------------------------------------------------------------------
@@ -248,8 +345,9 @@ public final class JdbcProvider extends MailboxProvider {
     // Committed as leased to the broadcast: if the process dies before a subscriber handled it,
     // the row becomes visible again after the settle window and a fetch takes it (at least once).
     long window = Math.max(60_000, 2 * deliverySettleTimeout().toMillis());
-    insert(topic, copy, LEASED, "broadcast", now().toEpochMilli() + window);
-    dispatch(topic, copy, receivers);
+    if (insert(topic, copy, LEASED, "broadcast", now().toEpochMilli() + window)) {
+      dispatch(topic, copy, receivers);
+    }
   }
 
   @Override
@@ -448,7 +546,7 @@ public final class JdbcProvider extends MailboxProvider {
     if (exists) {
       return false; // already queued: never twice
     }
-    insert(address, copy, READY, null, 0);
+    insert(address, copy, READY, null, 0, false);
     return true;
   }
 
@@ -464,7 +562,7 @@ public final class JdbcProvider extends MailboxProvider {
                     now().toEpochMilli(),
                     key(record)));
     if (updated == 0) {
-      insert(address, record, PARKED, null, 0);
+      insert(address, record, PARKED, null, 0, false);
     }
   }
 
@@ -596,6 +694,7 @@ public final class JdbcProvider extends MailboxProvider {
     extensions.put(SCHEME + ".parkedCount", counts[2]);
     extensions.put(
         SCHEME + ".subscriberCount", subscribers.getOrDefault(address, List.of()).size());
+    extensions.put(SCHEME + ".collapsedDuplicates", collapsed.get());
     return new AddressStatus(
         address, AddressState.ONLINE, true, counts[0], counts[1], lastActivity, extensions);
   }

@@ -72,4 +72,26 @@ class JdbcProviderDurabilityIT {
         .extracting(Delivery::key)
         .doesNotContainAnyElementsOf(second.stream().map(Delivery::key).toList());
   }
+
+  @Test
+  void theDedupeWindowCollapsesARepostOnPostgresAndSurvivesARestart() {
+    DataSource database = QueueDatabase.postgres();
+    JdbcProvider first =
+        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+            .withDedupeWindow(Duration.ofMinutes(5));
+    first.start();
+    first.post(MailMessage.to(WORK).id("order-42").body("{}").build());
+    first.post(MailMessage.to(WORK).id("order-42").body("{}").build());
+
+    JdbcProvider restarted =
+        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+            .withDedupeWindow(Duration.ofMinutes(5));
+    restarted.start();
+    restarted.post(MailMessage.to(WORK).id("order-42").body("{}").build());
+    restarted.post(MailMessage.to(WORK).id("order-43").body("{}").build());
+
+    assertThat(restarted.fetch(WORK, FetchOptions.autoAck().limit(10)))
+        .extracting(d -> d.message().id())
+        .containsExactly("order-42", "order-43");
+  }
 }

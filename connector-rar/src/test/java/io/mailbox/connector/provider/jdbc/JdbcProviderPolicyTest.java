@@ -83,4 +83,38 @@ class JdbcProviderPolicyTest {
 
     assertThat(provider.status(WORK).unreadCount()).isEqualTo(1);
   }
+
+  @Test
+  void aRepostedIdInsideTheDedupeWindowIsCollapsedAndOutsideItIsNew() {
+    JdbcProvider provider = provider(0, Duration.ZERO).withDedupeWindow(Duration.ofMinutes(1));
+    provider.post(MailMessage.to(WORK).id("order-42").body("{}").build());
+    provider.post(MailMessage.to(WORK).id("order-42").body("{\"again\":true}").build());
+    provider.post(
+        MailMessage.to(MailAddress.parse("jdbc:other@shop/work"))
+            .id("order-42")
+            .body("{}")
+            .build());
+
+    assertThat(provider.status(WORK).unreadCount()).as("collapsed").isEqualTo(1);
+    assertThat(provider.status(WORK).extensions()).containsEntry("jdbc.collapsedDuplicates", 1L);
+    assertThat(provider.status(MailAddress.parse("jdbc:other@shop/work")).unreadCount())
+        .as("another address keeps its own window")
+        .isEqualTo(1);
+
+    clock.advance(Duration.ofSeconds(61));
+    provider.post(MailMessage.to(WORK).id("order-42").body("{}").build());
+    assertThat(provider.status(WORK).unreadCount())
+        .as("outside the window: a new message")
+        .isEqualTo(2);
+  }
+
+  @Test
+  void aRequeuedCopyIsNeverMistakenForADuplicate() {
+    JdbcProvider provider = provider(0, Duration.ZERO).withDedupeWindow(Duration.ofMinutes(1));
+    provider.post(MailMessage.to(WORK).id("once").body("{}").build());
+
+    provider.fetch(WORK, FetchOptions.leased()).get(0).settle(Disposition.UNHANDLED);
+
+    assertThat(provider.status(WORK).unreadCount()).isEqualTo(1);
+  }
 }

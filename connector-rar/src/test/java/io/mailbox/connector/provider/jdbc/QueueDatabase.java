@@ -42,6 +42,7 @@ final class QueueDatabase {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute("DROP TABLE IF EXISTS MBX_QUEUE");
+      statement.execute("DROP TABLE IF EXISTS MBX_QUEUE_SEEN");
       Path sql =
           Path.of(System.getProperty("mailbox.sql", "../server-config/sql"))
               .resolve(kind)
