@@ -297,11 +297,12 @@ public abstract class MailboxProvider {
           .toList();
     }
     requireCapability(Capabilities.LEASE);
-    Instant now = now();
     Duration timeout = options.effectiveAckTimeout();
     List<Delivery> deliveries = new ArrayList<>();
-    // One lease per copy: each hand-out can be settled (or reclaimed) on its own.
+    // One lease per copy, starting when that copy is handed out: each can be settled (or
+    // reclaimed) on its own, and a slow multi-message fetch never re-takes its own early copies.
     for (int i = 0; i < options.limit(); i++) {
+      Instant now = now();
       Lease lease = new Lease(Ids.next(), now, timeout.isZero() ? null : now.plus(timeout));
       List<MailMessage> taken = takeQueued(address, 1, lease, this::handOut);
       if (taken.isEmpty()) {
