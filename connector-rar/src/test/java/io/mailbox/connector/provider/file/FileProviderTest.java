@@ -236,4 +236,65 @@ class FileProviderTest {
         .extracting(d -> d.message().id())
         .containsExactly("f0", "f1", "f2");
   }
+
+  @Test
+  void aReaderPollingDuringAThousandConcurrentWritesNeverSeesAPartialFile() throws Exception {
+    Path inbox = root.resolve("crew/agent-a/inbox");
+    java.util.concurrent.atomic.AtomicBoolean writing =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    java.util.concurrent.atomic.AtomicInteger partial =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger reads =
+        new java.util.concurrent.atomic.AtomicInteger();
+    post("first"); // the folder exists before the reader starts
+    Thread reader =
+        new Thread(
+            () -> {
+              while (writing.get()) {
+                try (Stream<Path> files = Files.list(inbox)) {
+                  for (Path file :
+                      files.filter(f -> f.getFileName().toString().endsWith(".json")).toList()) {
+                    try {
+                      MessageFile.read(file);
+                      reads.incrementAndGet();
+                    } catch (java.nio.file.NoSuchFileException gone) {
+                      // renamed away meanwhile: not a partial read
+                    } catch (java.io.IOException e) {
+                      partial.incrementAndGet();
+                    }
+                  }
+                } catch (java.io.IOException e) {
+                  partial.incrementAndGet();
+                }
+              }
+            });
+    reader.start();
+    ExecutorService writers = Executors.newFixedThreadPool(4);
+    List<Future<?>> done = new ArrayList<>();
+    for (int w = 0; w < 4; w++) {
+      int writer = w;
+      done.add(
+          writers.submit(
+              () -> {
+                for (int i = 0; i < 250; i++) {
+                  provider.post(
+                      MailMessage.to(INBOX)
+                          .id("c" + writer + "-" + i)
+                          .body("x".repeat(2_000))
+                          .build());
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : done) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    writers.shutdown();
+    writing.set(false);
+    reader.join();
+
+    assertThat(partial.get()).as("partial or unreadable files seen").isZero();
+    assertThat(reads.get()).as("the reader really read while writers wrote").isPositive();
+    assertThat(jsonFiles(inbox)).hasSize(1_001);
+  }
 }
