@@ -196,9 +196,9 @@ class RunScriptSmokeIT {
       browser.open(url("/console/"));
       browser.signIn(USERNAME, PASSWORD);
       browser.waitFor("addresses");
-      browser.waitForGridCell("mem://orders@shop/placed");
-      browser.waitForGridCell("mem://billing@shop/invoices");
-      browser.waitForGridCell("mem://shipping@shop/orders");
+      browser.waitForGridCell("jdbc://orders@shop/placed");
+      browser.waitForGridCell("jdbc://billing@shop/invoices");
+      browser.waitForGridCell("jdbc://shipping@shop/orders");
 
       assertThat(browser.title()).isEqualTo("Dashboard · Mailbox");
       assertThat(browser.waitFor("signed-in-user").getText()).isEqualTo("Signed in as " + USERNAME);

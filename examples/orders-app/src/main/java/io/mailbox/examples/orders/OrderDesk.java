@@ -26,7 +26,7 @@ import org.eclipse.microprofile.reactive.messaging.Emitter;
 @Stateless
 public class OrderDesk {
   /** Where shipping's MDB listens. */
-  public static final String SHIPPING_ADDRESS = "mem:shipping@shop/orders";
+  public static final String SHIPPING_ADDRESS = "jdbc:shipping@shop/orders";
 
   private final Clock clock = Clock.systemUTC();
 
