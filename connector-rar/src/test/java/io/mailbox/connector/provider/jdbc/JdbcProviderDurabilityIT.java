@@ -94,4 +94,63 @@ class JdbcProviderDurabilityIT {
         .extracting(d -> d.message().id())
         .containsExactly("order-42", "order-43");
   }
+
+  @Test
+  void concurrentPostsShareTransactionsAndEveryOneIsCommittedInOrderBeforeItReturns()
+      throws Exception {
+    DataSource database = QueueDatabase.postgres();
+    JdbcProvider provider =
+        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+            .withDedupeWindow(Duration.ofMinutes(5));
+    provider.start();
+    int threads = 16;
+    int perThread = 50;
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    var start = new java.util.concurrent.CountDownLatch(1);
+    List<java.util.concurrent.Future<?>> posters = new java.util.ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      posters.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = 0; i < perThread; i++) {
+                  provider.post(MailMessage.to(WORK).id("t" + thread + "-" + i).body("{}").build());
+                  // Every thread also reposts one shared id: the window keeps exactly one.
+                  if (i == perThread / 2) {
+                    provider.post(MailMessage.to(WORK).id("shared").body("{}").build());
+                  }
+                }
+                return null;
+              }));
+    }
+    start.countDown();
+    for (var poster : posters) {
+      poster.get(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+
+    // Every post returned only after its commit, so a second instance sees all of them.
+    JdbcProvider reader = started(database);
+    assertThat(reader.status(WORK).unreadCount()).isEqualTo(threads * perThread + 1);
+    List<String> ids =
+        reader.fetch(WORK, FetchOptions.autoAck().limit(2 * threads * perThread)).stream()
+            .map(d -> d.message().id())
+            .toList();
+    assertThat(ids).hasSize(threads * perThread + 1).containsOnlyOnce("shared");
+    for (int t = 0; t < threads; t++) {
+      String prefix = "t" + t + "-";
+      List<String> ofThread = ids.stream().filter(id -> id.startsWith(prefix)).toList();
+      assertThat(ofThread)
+          .as("each poster's messages come out in the order it posted them")
+          .containsExactlyElementsOf(
+              java.util.stream.IntStream.range(0, perThread).mapToObj(i -> prefix + i).toList());
+    }
+    var extensions = provider.status(WORK).extensions();
+    long rows = (Long) extensions.get("jdbc.groupCommit.rows");
+    long batches = (Long) extensions.get("jdbc.groupCommit.batches");
+    assertThat(rows).isEqualTo(threads * (perThread + 1));
+    assertThat(batches).as("posts issued together shared transactions").isLessThan(rows / 2);
+    assertThat(extensions).containsEntry("jdbc.collapsedDuplicates", (long) threads - 1);
+  }
 }
