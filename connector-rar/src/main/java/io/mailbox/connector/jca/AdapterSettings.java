@@ -24,6 +24,7 @@ record AdapterSettings(
     int jdbcMaxDeliveries,
     Duration jdbcTimeToLive,
     Duration jdbcDedupeWindow,
+    Duration jdbcSubscriberPoll,
     Optional<RetryPolicy> retryPolicy,
     Optional<DeadLetterPolicy> deadLetterPolicy,
     Duration defaultAckTimeout,
@@ -67,6 +68,7 @@ record AdapterSettings(
         nonNegative("jdbcMaxDeliveries", adapter.getJdbcMaxDeliveries()),
         millis("jdbcTimeToLiveMillis", adapter.getJdbcTimeToLiveMillis()),
         millis("jdbcDedupeWindowMillis", adapter.getJdbcDedupeWindowMillis()),
+        positiveMillis("jdbcSubscriberPollMillis", adapter.getJdbcSubscriberPollMillis()),
         retry,
         deadLetters,
         millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),
@@ -89,6 +91,13 @@ record AdapterSettings(
 
   private static Duration millis(String name, Long value) {
     if (value == null || value < 0) {
+      throw invalid(name, String.valueOf(value));
+    }
+    return Duration.ofMillis(value);
+  }
+
+  private static Duration positiveMillis(String name, Long value) {
+    if (value == null || value <= 0) {
       throw invalid(name, String.valueOf(value));
     }
     return Duration.ofMillis(value);

@@ -50,7 +50,8 @@ public class MailboxResourceAdapter implements ResourceAdapter {
                       true,
                       settings.jdbcMaxDeliveries(),
                       settings.jdbcTimeToLive())
-                  .withDedupeWindow(settings.jdbcDedupeWindow()),
+                  .withDedupeWindow(settings.jdbcDedupeWindow())
+                  .withSubscriberPoll(settings.jdbcSubscriberPoll()),
           MemoryProvider.SCHEME,
           (scheduler, settings) ->
               new MemoryProvider(
@@ -73,6 +74,7 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   private Integer jdbcMaxDeliveries = 10;
   private Long jdbcTimeToLiveMillis = 0L;
   private Long jdbcDedupeWindowMillis = 0L;
+  private Long jdbcSubscriberPollMillis = 1_000L;
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -247,6 +249,14 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   public void setJdbcDedupeWindowMillis(Long jdbcDedupeWindowMillis) {
     this.jdbcDedupeWindowMillis = jdbcDedupeWindowMillis;
+  }
+
+  public Long getJdbcSubscriberPollMillis() {
+    return jdbcSubscriberPollMillis;
+  }
+
+  public void setJdbcSubscriberPollMillis(Long jdbcSubscriberPollMillis) {
+    this.jdbcSubscriberPollMillis = jdbcSubscriberPollMillis;
   }
 
   public Long getJdbcTimeToLiveMillis() {

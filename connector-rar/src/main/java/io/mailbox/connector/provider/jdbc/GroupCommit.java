@@ -86,6 +86,11 @@ final class GroupCommit<T, R> {
     return writeNanos.get() / 1_000_000;
   }
 
+  /** Items queued and not yet taken into a batch. */
+  int queued() {
+    return queue.size();
+  }
+
   /** Items written so far. */
   long items() {
     return items.get();

@@ -53,6 +53,7 @@ public final class JdbcProvider extends MailboxProvider {
       java.util.logging.Logger.getLogger(JdbcProvider.class.getName());
   private static final String READY = "READY";
   private static final int MAX_GROUP = 500;
+  private static final int PUMP_BATCH = 100;
   private static final String LEASED = "LEASED";
   private static final String PARKED = "PARKED";
   private static final Set<String> CAPABILITIES =
@@ -80,6 +81,8 @@ public final class JdbcProvider extends MailboxProvider {
   private final Map<MailAddress, Instant> known = new ConcurrentHashMap<>();
   // Posts issued together share a transaction; null = one transaction per post.
   private GroupCommit<Row, Boolean> groupCommit = newGroupCommit();
+  private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
+  private io.mailbox.connector.kernel.Scheduler.Cancellable pump; // guarded by this
 
   public JdbcProvider(DataSource dataSource, Clock clock, Scheduler scheduler) {
     this(dataSource, clock, scheduler, false);
@@ -421,10 +424,18 @@ public final class JdbcProvider extends MailboxProvider {
     }
     // Committed as leased to the broadcast: if the process dies before a subscriber handled it,
     // the row becomes visible again after the settle window and a fetch takes it (at least once).
-    long window = Math.max(60_000, 2 * deliverySettleTimeout().toMillis());
+    long window = broadcastWindowMillis();
     if (insert(topic, copy, LEASED, "broadcast", now().toEpochMilli() + window)) {
       dispatch(topic, copy, receivers);
     }
+  }
+
+  /**
+   * The broadcast window: a copy handed to subscribers stays leased this long, so one that was
+   * never settled (the process died) becomes available again afterwards.
+   */
+  private long broadcastWindowMillis() {
+    return Math.max(60_000, 2 * deliverySettleTimeout().toMillis());
   }
 
   @Override
@@ -433,7 +444,56 @@ public final class JdbcProvider extends MailboxProvider {
         subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
     list.add(subscription);
     known.putIfAbsent(address, Instant.EPOCH);
+    startPump();
     return () -> list.remove(subscription);
+  }
+
+  /**
+   * How often rows nobody pushed are handed to the subscribers of their address: rows queued while
+   * an address had no subscriber (before a consumer started, or by another server), and broadcast
+   * rows whose window ended unsettled (the process died mid-delivery). Default one second.
+   */
+  public JdbcProvider withSubscriberPoll(java.time.Duration interval) {
+    if (interval == null || interval.isNegative() || interval.isZero()) {
+      throw new io.mailbox.connector.api.MailboxException(
+          io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
+          "The subscriber poll interval must be positive.");
+    }
+    this.subscriberPoll = interval;
+    return this;
+  }
+
+  private synchronized void startPump() {
+    if (pump == null && isStarted()) {
+      pump = scheduler().schedule(java.time.Duration.ZERO, this::pumpQueuedToSubscribers);
+    }
+  }
+
+  private void pumpQueuedToSubscribers() {
+    try {
+      for (Map.Entry<MailAddress, List<ProviderSubscription>> entry : subscribers.entrySet()) {
+        List<ProviderSubscription> receivers = List.copyOf(entry.getValue());
+        if (receivers.isEmpty()) {
+          continue;
+        }
+        Instant now = now();
+        Lease broadcast = new Lease("broadcast", now, now.plusMillis(broadcastWindowMillis()));
+        for (MailMessage copy :
+            takeQueued(entry.getKey(), PUMP_BATCH, broadcast, UnaryOperator.identity())) {
+          dispatch(entry.getKey(), copy, receivers);
+        }
+      }
+    } catch (RuntimeException e) {
+      // The database may be briefly away; the rows stay where they are and the next round retries.
+      LOG.warning(() -> "Could not hand queued jdbc: rows to subscribers: " + e.getMessage());
+    } finally {
+      synchronized (this) {
+        pump =
+            isStarted()
+                ? scheduler().schedule(subscriberPoll, this::pumpQueuedToSubscribers)
+                : null;
+      }
+    }
   }
 
   @Override
@@ -719,6 +779,12 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void onStop(boolean purge) {
+    synchronized (this) {
+      if (pump != null) {
+        pump.cancel();
+        pump = null;
+      }
+    }
     if (purge) {
       clearBacklog();
     }

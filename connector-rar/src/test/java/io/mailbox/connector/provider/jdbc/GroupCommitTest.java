@@ -63,8 +63,9 @@ class GroupCommitTest {
       int item = i;
       others.add(callers.submit(() -> group.submit(item)));
     }
+    awaitQueued(group, 6);
     // Nobody returns before the transaction holding its item committed.
-    Thread.sleep(200);
+    Thread.sleep(100);
     assertThat(first.isDone()).isFalse();
     assertThat(others).noneMatch(Future::isDone);
     assertThat(group.items()).isZero();
@@ -104,16 +105,16 @@ class GroupCommitTest {
     assertThat(firstBatchWriting.await(5, TimeUnit.SECONDS)).isTrue();
     Future<Boolean> innocent = callers.submit(() -> group.submit("innocent"));
     Future<Boolean> poison = callers.submit(() -> group.submit("poison"));
-    Thread.sleep(200);
+    awaitQueued(group, 2);
     releaseFirstBatch.countDown();
 
     assertThat(blocker.get(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(batches.get(1)).containsExactlyInAnyOrder("innocent", "poison");
     for (Future<Boolean> failed : List.of(innocent, poison)) {
       assertThatThrownBy(() -> failed.get(5, TimeUnit.SECONDS))
           .hasCauseInstanceOf(GroupCommit.GroupCommitFailure.class)
           .hasRootCauseInstanceOf(java.sql.SQLException.class);
     }
+    assertThat(batches.get(1)).containsExactlyInAnyOrder("innocent", "poison");
     assertThat(group.submit("after")).isTrue();
   }
 
@@ -141,7 +142,7 @@ class GroupCommitTest {
       int item = i;
       others.add(callers.submit(() -> group.submit(item)));
     }
-    Thread.sleep(200);
+    awaitQueued(group, 7);
     releaseFirstBatch.countDown();
     first.get(5, TimeUnit.SECONDS);
     for (Future<Integer> other : others) {
@@ -149,5 +150,13 @@ class GroupCommitTest {
     }
     assertThat(sizes).allMatch(size -> size <= 3);
     assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(8);
+  }
+
+  private static void awaitQueued(GroupCommit<?, ?> group, int items) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (group.queued() < items) {
+      assertThat(System.nanoTime()).as("%d items queued within 5 s", items).isLessThan(deadline);
+      Thread.sleep(5);
+    }
   }
 }
