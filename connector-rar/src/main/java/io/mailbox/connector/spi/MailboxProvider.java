@@ -612,10 +612,10 @@ public abstract class MailboxProvider {
    */
   private void giveUp(
       MailAddress topic, MailMessage copy, String reason, int attempts, Throwable failure) {
-    abandon(topic, copy);
     DeadLetterPolicy policy = deadLetterPolicy;
     String error = DeliveryChain.describe(failure);
     if (policy == null) {
+      replaceGivenUp(topic, copy, () -> {});
       LOG.warning(
           () ->
               "Gave up on "
@@ -652,7 +652,7 @@ public abstract class MailboxProvider {
                   + " ("
                   + reason
                   + "): the dead-letter chain is at its cap");
-      park(topic, parked);
+      replaceGivenUp(topic, copy, () -> park(topic, parked));
       return;
     }
     MailMessage archived =
@@ -662,7 +662,18 @@ public abstract class MailboxProvider {
             .header(SystemHeaders.SEND_ID, Ids.next())
             .header(SystemHeaders.SENT_AT, now().toString())
             .build();
-    send(target, archived);
+    replaceGivenUp(topic, copy, () -> send(target, archived));
+  }
+
+  /**
+   * Removes a given-up copy from its topic ({@link #abandon}) and stores what replaces it — the
+   * dead-letter post or the parked record, or nothing when dead letters are off. By default these
+   * are two steps; a transport that can do both at once (one database transaction) overrides this,
+   * so a crash between them cannot lose the copy.
+   */
+  protected void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
+    abandon(topic, copy);
+    storeReplacement.run();
   }
 
   /**

@@ -80,6 +80,9 @@ public final class JdbcProvider extends MailboxProvider {
       new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> known = new ConcurrentHashMap<>();
   // Posts issued together share a transaction; null = one transaction per post.
+  // The connection of a transaction spanning several statements (see inOneTransaction).
+  private static final ThreadLocal<Connection> SCOPED = new ThreadLocal<>();
+  private static final ThreadLocal<List<Runnable>> AFTER_COMMIT = new ThreadLocal<>();
   private GroupCommit<Row, Boolean> groupCommit = newGroupCommit();
   private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
   private io.mailbox.connector.kernel.Scheduler.Cancellable pump; // guarded by this
@@ -217,12 +220,56 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   private <T> T sql(Sql<T> work) {
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setAutoCommit(true);
-      return work.run(connection);
+    Connection scoped = SCOPED.get();
+    try {
+      if (scoped != null) {
+        return work.run(scoped); // part of the caller's transaction; it commits or rolls back
+      }
+      try (Connection connection = dataSource.getConnection()) {
+        connection.setAutoCommit(true);
+        return work.run(connection);
+      }
     } catch (SQLException e) {
       throw new JdbcQueueException(e);
     }
+  }
+
+  /**
+   * Runs {@code work} so that every statement it makes through {@link #sql} is one transaction;
+   * re-entrant (an inner call joins the outer transaction). Subscriber dispatches it causes wait
+   * until the commit, so nobody is handed a row that could still roll back.
+   */
+  private void inOneTransaction(Runnable work) {
+    if (SCOPED.get() != null) {
+      work.run();
+      return;
+    }
+    List<Runnable> afterCommit = new ArrayList<>();
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      SCOPED.set(connection);
+      AFTER_COMMIT.set(afterCommit);
+      try {
+        work.run();
+        connection.commit();
+      } catch (SQLException | RuntimeException | Error e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        SCOPED.remove();
+        AFTER_COMMIT.remove();
+        connection.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new JdbcQueueException(e);
+    }
+    afterCommit.forEach(Runnable::run);
+  }
+
+  @Override
+  protected void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
+    // One transaction: the copy leaves its topic only together with its dead-letter record.
+    inOneTransaction(() -> super.replaceGivenUp(topic, copy, storeReplacement));
   }
 
   private static int update(Connection c, String sql, Object... values) throws SQLException {
@@ -311,7 +358,9 @@ public final class JdbcProvider extends MailboxProvider {
       boolean dedupe) {
     Row row = new Row(topic, copy, state, leaseId, visibleAt, dedupe);
     boolean inserted =
-        groupCommit == null ? sql(c -> writeRows(c, List.of(row))).get(0) : submit(row);
+        groupCommit == null || SCOPED.get() != null
+            ? sql(c -> writeRows(c, List.of(row))).get(0)
+            : submit(row);
     known.put(topic, now());
     if (!inserted) {
       collapsed.incrementAndGet();
@@ -346,7 +395,10 @@ public final class JdbcProvider extends MailboxProvider {
   private List<Boolean> writeRows(Connection c, List<Row> rows) throws SQLException {
     long now = now().toEpochMilli();
     List<Boolean> written = new ArrayList<>(rows.size());
-    c.setAutoCommit(false);
+    boolean own = SCOPED.get() != c; // inside a scoped transaction its owner commits
+    if (own) {
+      c.setAutoCommit(false);
+    }
     try (PreparedStatement statement =
         c.prepareStatement(
             "INSERT INTO MBX_QUEUE (COPY_KEY, ADDRESS_HASH, ADDRESS, SEQ, MESSAGE_ID, MESSAGE, STATE,"
@@ -374,10 +426,14 @@ public final class JdbcProvider extends MailboxProvider {
         written.add(true);
       }
       statement.executeBatch();
-      c.commit();
+      if (own) {
+        c.commit();
+      }
       return written;
     } catch (SQLException | RuntimeException e) {
-      c.rollback();
+      if (own) {
+        c.rollback();
+      }
       throw e;
     }
   }
@@ -426,7 +482,12 @@ public final class JdbcProvider extends MailboxProvider {
     // the row becomes visible again after the settle window and a fetch takes it (at least once).
     long window = broadcastWindowMillis();
     if (insert(topic, copy, LEASED, "broadcast", now().toEpochMilli() + window)) {
-      dispatch(topic, copy, receivers);
+      List<Runnable> afterCommit = AFTER_COMMIT.get();
+      if (afterCommit != null) {
+        afterCommit.add(() -> dispatch(topic, copy, receivers));
+      } else {
+        dispatch(topic, copy, receivers);
+      }
     }
   }
 
@@ -533,17 +594,21 @@ public final class JdbcProvider extends MailboxProvider {
       int deliveries = Integer.parseInt(row[2]);
       String spent = spentReason(stored, deliveries, lease != null);
       if (spent != null) {
-        // Only the consumer whose delete wins dead-letters it: one give-up, one record.
-        if (sql(
-                c ->
-                    update(
-                        c,
-                        "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND " + AVAILABLE,
-                        row[0],
-                        now))
-            == 1) {
-          giveUpQueued(address, stored, spent, deliveries);
-        }
+        // Only the consumer whose delete wins dead-letters it: one give-up, one record — and the
+        // delete commits only together with that record.
+        inOneTransaction(
+            () -> {
+              if (sql(
+                      c ->
+                          update(
+                              c,
+                              "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND " + AVAILABLE,
+                              row[0],
+                              now))
+                  == 1) {
+                giveUpQueued(address, stored, spent, deliveries);
+              }
+            });
         continue;
       }
       MailMessage copy = handOut.apply(stored);

@@ -1,6 +1,7 @@
 package io.mailbox.connector.provider.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.DeadLetterPolicy;
 import io.mailbox.connector.api.Delivery;
@@ -23,8 +24,10 @@ class JdbcProviderPolicyTest {
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
 
+  private JdbcDataSource h2;
+
   private JdbcProvider provider(int maxDeliveries, Duration ttl) {
-    JdbcDataSource h2 = new JdbcDataSource();
+    h2 = new JdbcDataSource();
     h2.setURL("jdbc:h2:mem:policy-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
     h2.setUser("sa");
     JdbcProvider provider =
@@ -116,5 +119,59 @@ class JdbcProviderPolicyTest {
     provider.fetch(WORK, FetchOptions.leased()).get(0).settle(Disposition.UNHANDLED);
 
     assertThat(provider.status(WORK).unreadCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aDiscardWhoseDeadLetterRecordCannotBeStoredLeavesTheCopyWhereItWas() throws Exception {
+    JdbcProvider provider = provider(0, Duration.ZERO);
+    provider.post(MailMessage.to(WORK).id("doomed").body("{}").build());
+    Delivery leased = provider.fetch(WORK, FetchOptions.leased()).get(0);
+    refuseDeadLetterRows(true);
+
+    assertThatThrownBy(() -> leased.settle(Disposition.DISCARD))
+        .isInstanceOf(io.mailbox.connector.api.MailboxException.class);
+    assertThat(provider.status(WORK).inFlightCount())
+        .as("the delete rolled back with the failed dead-letter insert")
+        .isEqualTo(1);
+
+    refuseDeadLetterRows(false);
+    clock.advance(Duration.ofMinutes(1)); // the lease ends: the copy is back
+    Delivery again = provider.fetch(WORK, FetchOptions.leased()).get(0);
+    assertThat(again.message().id()).isEqualTo("doomed");
+    again.settle(Disposition.DISCARD);
+    assertThat(provider.status(WORK).inFlightCount()).isZero();
+    assertThat(provider.fetch(WORK_DLQ, FetchOptions.autoAck()))
+        .extracting(d -> d.message().id())
+        .containsExactly("doomed");
+  }
+
+  @Test
+  void aSpentCopyStaysQueuedUntilItsDeadLetterRecordCanBeStored() throws Exception {
+    JdbcProvider provider = provider(1, Duration.ZERO);
+    provider.post(MailMessage.to(WORK).id("spent").body("{}").build());
+    provider.fetch(WORK, FetchOptions.leased()).get(0).settle(Disposition.UNHANDLED);
+    refuseDeadLetterRows(true);
+
+    assertThatThrownBy(() -> provider.fetch(WORK, FetchOptions.leased()))
+        .isInstanceOf(io.mailbox.connector.api.MailboxException.class);
+    assertThat(provider.status(WORK).unreadCount()).isEqualTo(1);
+
+    refuseDeadLetterRows(false);
+    assertThat(provider.fetch(WORK, FetchOptions.leased())).isEmpty();
+    assertThat(provider.status(WORK).unreadCount()).isZero();
+    assertThat(provider.fetch(WORK_DLQ, FetchOptions.autoAck()))
+        .extracting(d -> d.message().header(SystemHeaders.DEAD_LETTER_REASON).orElse(""))
+        .containsExactly("max-deliveries");
+  }
+
+  /** A constraint that makes the database refuse rows for the dead-letter address. */
+  private void refuseDeadLetterRows(boolean refuse) throws Exception {
+    try (var connection = h2.getConnection();
+        var statement = connection.createStatement()) {
+      statement.execute(
+          refuse
+              ? "ALTER TABLE MBX_QUEUE ADD CONSTRAINT NO_DEAD_LETTERS CHECK (ADDRESS NOT LIKE '%_dlq')"
+              : "ALTER TABLE MBX_QUEUE DROP CONSTRAINT NO_DEAD_LETTERS");
+    }
   }
 }
