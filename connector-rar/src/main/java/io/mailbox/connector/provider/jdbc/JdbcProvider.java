@@ -80,9 +80,10 @@ public final class JdbcProvider extends MailboxProvider {
       new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> known = new ConcurrentHashMap<>();
   // Posts issued together share a transaction; null = one transaction per post.
-  // The connection of a transaction spanning several statements (see inOneTransaction).
-  private static final ThreadLocal<Connection> SCOPED = new ThreadLocal<>();
-  private static final ThreadLocal<List<Runnable>> AFTER_COMMIT = new ThreadLocal<>();
+  // Per instance: the connection of a transaction spanning several statements of this provider
+  // (see inOneTransaction); another provider on the same thread keeps its own.
+  private final ThreadLocal<Connection> scopedConnection = new ThreadLocal<>();
+  private final ThreadLocal<List<Runnable>> pendingDispatches = new ThreadLocal<>();
   private GroupCommit<Row, Boolean> groupCommit = newGroupCommit();
   private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
   private io.mailbox.connector.kernel.Scheduler.Cancellable pump; // guarded by this
@@ -220,7 +221,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   private <T> T sql(Sql<T> work) {
-    Connection scoped = SCOPED.get();
+    Connection scoped = scopedConnection.get();
     try {
       if (scoped != null) {
         return work.run(scoped); // part of the caller's transaction; it commits or rolls back
@@ -240,15 +241,15 @@ public final class JdbcProvider extends MailboxProvider {
    * until the commit, so nobody is handed a row that could still roll back.
    */
   private void inOneTransaction(Runnable work) {
-    if (SCOPED.get() != null) {
+    if (scopedConnection.get() != null) {
       work.run();
       return;
     }
     List<Runnable> afterCommit = new ArrayList<>();
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
-      SCOPED.set(connection);
-      AFTER_COMMIT.set(afterCommit);
+      scopedConnection.set(connection);
+      pendingDispatches.set(afterCommit);
       try {
         work.run();
         connection.commit();
@@ -256,8 +257,8 @@ public final class JdbcProvider extends MailboxProvider {
         connection.rollback();
         throw e;
       } finally {
-        SCOPED.remove();
-        AFTER_COMMIT.remove();
+        scopedConnection.remove();
+        pendingDispatches.remove();
         connection.setAutoCommit(true);
       }
     } catch (SQLException e) {
@@ -358,7 +359,7 @@ public final class JdbcProvider extends MailboxProvider {
       boolean dedupe) {
     Row row = new Row(topic, copy, state, leaseId, visibleAt, dedupe);
     boolean inserted =
-        groupCommit == null || SCOPED.get() != null
+        groupCommit == null || scopedConnection.get() != null
             ? sql(c -> writeRows(c, List.of(row))).get(0)
             : submit(row);
     known.put(topic, now());
@@ -395,7 +396,7 @@ public final class JdbcProvider extends MailboxProvider {
   private List<Boolean> writeRows(Connection c, List<Row> rows) throws SQLException {
     long now = now().toEpochMilli();
     List<Boolean> written = new ArrayList<>(rows.size());
-    boolean own = SCOPED.get() != c; // inside a scoped transaction its owner commits
+    boolean own = scopedConnection.get() != c; // inside a scoped transaction its owner commits
     if (own) {
       c.setAutoCommit(false);
     }
@@ -482,7 +483,7 @@ public final class JdbcProvider extends MailboxProvider {
     // the row becomes visible again after the settle window and a fetch takes it (at least once).
     long window = broadcastWindowMillis();
     if (insert(topic, copy, LEASED, "broadcast", now().toEpochMilli() + window)) {
-      List<Runnable> afterCommit = AFTER_COMMIT.get();
+      List<Runnable> afterCommit = pendingDispatches.get();
       if (afterCommit != null) {
         afterCommit.add(() -> dispatch(topic, copy, receivers));
       } else {
