@@ -17,7 +17,6 @@ import io.mailbox.connector.api.RetriableDeliveryException;
 import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.api.SystemHeaders;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -71,18 +70,7 @@ public abstract class ProviderContract {
   }
 
   protected void await(String what, BooleanSupplier condition) {
-    Instant deadline = Instant.now().plus(eventually());
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("Timed out waiting until " + what);
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    io.mailbox.connector.testsupport.Eventually.await(what, eventually(), condition);
   }
 
   private void assumeCapability(String capability) {

@@ -291,16 +291,10 @@ public final class JdbcProvider extends MailboxProvider {
   private static final Map<MailAddress, String> HASHES = new ConcurrentHashMap<>();
 
   static String hash(MailAddress address) {
-    String known = HASHES.get(address);
-    if (known != null) {
-      return known;
-    }
     if (HASHES.size() > 10_000) {
       HASHES.clear();
     }
-    String computed = sha256(address);
-    HASHES.put(address, computed);
-    return computed;
+    return HASHES.computeIfAbsent(address, JdbcProvider::sha256);
   }
 
   private static String sha256(MailAddress address) {

@@ -14,7 +14,6 @@ import io.mailbox.connector.jca.testsupport.ListenerEndpointFactory;
 import io.mailbox.connector.jca.testsupport.QueuedWorkManager;
 import jakarta.resource.NotSupportedException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -62,14 +61,9 @@ class EndpointActivationTest {
     return adapter.kernel().status(INBOX).inFlightCount();
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    Instant deadline = Instant.now().plusSeconds(5);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("Timed out waiting until " + what);
-      }
-      Thread.sleep(5);
-    }
+  private static void await(String what, BooleanSupplier condition) {
+    io.mailbox.connector.testsupport.Eventually.await(
+        what, java.time.Duration.ofSeconds(5), condition);
   }
 
   @Test

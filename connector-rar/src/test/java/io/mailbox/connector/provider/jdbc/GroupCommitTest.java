@@ -152,11 +152,10 @@ class GroupCommitTest {
     assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(8);
   }
 
-  private static void awaitQueued(GroupCommit<?, ?> group, int items) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (group.queued() < items) {
-      assertThat(System.nanoTime()).as("%d items queued within 5 s", items).isLessThan(deadline);
-      Thread.sleep(5);
-    }
+  private static void awaitQueued(GroupCommit<?, ?> group, int items) {
+    io.mailbox.connector.testsupport.Eventually.await(
+        items + " items are queued",
+        java.time.Duration.ofSeconds(5),
+        () -> group.queued() >= items);
   }
 }

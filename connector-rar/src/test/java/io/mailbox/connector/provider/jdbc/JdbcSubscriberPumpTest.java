@@ -99,12 +99,8 @@ class JdbcSubscriberPumpTest {
     provider.stop(false);
   }
 
-  private static void awaitUntil(java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("condition met within 10 s").isLessThan(deadline);
-      Thread.sleep(20);
-    }
+  private static void awaitUntil(java.util.function.BooleanSupplier condition) {
+    io.mailbox.connector.testsupport.Eventually.await(
+        "the pump delivered", Duration.ofSeconds(10), condition);
   }
 }
