@@ -23,8 +23,13 @@ import java.util.concurrent.Future;
  * {@code jdbc:} post throughput, three ways side by side in one run against the same table:
  *
  * <ol>
- *   <li><b>per-post</b>: the provider with group commit off, one transaction per post;
+ *   <li><b>per-post</b>: the provider with group commit off, one transaction per post, from T
+ *       threads;
+ *   <li><b>one caller, per post</b>: the same, from one caller awaiting each post in turn (the
+ *       reference's "two, as asked"): the baseline of "issued together";
  *   <li><b>group commit</b>: the provider as shipped, concurrent posts sharing transactions;
+ *   <li><b>issued together</b>: the provider as shipped, one caller posting T messages per {@code
+ *       postAll} call (the reference's {@code Promise.all} of T enqueues), awaiting each call;
  *   <li><b>raw batched</b>: plain JDBC batched inserts of rows of the same shape, 500 per commit
  *       (the limit: no provider, no per-post wait).
  * </ol>
@@ -66,28 +71,43 @@ public final class JdbcPostBenchmark {
       // Two untimed warm-up rounds of each path (JIT, pool, table pages).
       for (int warmUp = 0; warmUp < 2; warmUp++) {
         post(perPost, posts, threads, pool);
+        post(perPost, posts, 1, pool);
         post(grouped, posts, threads, pool);
+        postTogether(grouped, posts, threads, pool);
         rawBatched(pool, posts);
       }
 
       double[] perPostRates = new double[rounds];
       double[] groupedRates = new double[rounds];
+      double[] togetherRates = new double[rounds];
+      double[] oneCallerRates = new double[rounds];
       double[] rawRates = new double[rounds];
       for (int round = 0; round < rounds; round++) {
         perPostRates[round] = post(perPost, posts, threads, pool);
+        oneCallerRates[round] = post(perPost, posts, 1, pool);
         groupedRates[round] = post(grouped, posts, threads, pool);
+        togetherRates[round] = postTogether(grouped, posts, threads, pool);
         rawRates[round] = rawBatched(pool, posts);
         System.out.printf(
-            "round %d: per-post %,.0f/s   group commit %,.0f/s   raw batched %,.0f/s%n",
-            round + 1, perPostRates[round], groupedRates[round], rawRates[round]);
+            "round %d: per-post %,.0f/s   one caller per post %,.0f/s   group commit %,.0f/s"
+                + "   issued together %,.0f/s   raw batched %,.0f/s%n",
+            round + 1,
+            perPostRates[round],
+            oneCallerRates[round],
+            groupedRates[round],
+            togetherRates[round],
+            rawRates[round]);
       }
       double perPostMedian = median(perPostRates);
       double groupedMedian = median(groupedRates);
+      double togetherMedian = median(togetherRates);
+      double oneCallerMedian = median(oneCallerRates);
       double rawMedian = median(rawRates);
       var stats = grouped.status(TARGET).extensions();
       System.out.printf(
-          "median: per-post %,.0f/s   group commit %,.0f/s   raw batched %,.0f/s%n",
-          perPostMedian, groupedMedian, rawMedian);
+          "median: per-post %,.0f/s   one caller per post %,.0f/s   group commit %,.0f/s"
+              + "   issued together %,.0f/s   raw batched %,.0f/s%n",
+          perPostMedian, oneCallerMedian, groupedMedian, togetherMedian, rawMedian);
       System.out.printf(
           "group commit wrote %s rows in %s transactions, %s ms inside them%n",
           stats.get("jdbc.groupCommit.rows"),
@@ -97,6 +117,15 @@ public final class JdbcPostBenchmark {
           "ratio group commit / per-post = %.2f (target >= 4.9)%n", groupedMedian / perPostMedian);
       System.out.printf(
           "ratio group commit / raw batched = %.2f (target >= 0.5)%n", groupedMedian / rawMedian);
+      System.out.printf(
+          "ratio issued together / per-post from %d threads = %.2f%n",
+          threads, togetherMedian / perPostMedian);
+      System.out.printf(
+          "ratio issued together / one caller per post = %.2f (target >= 4.9)%n",
+          togetherMedian / oneCallerMedian);
+      System.out.printf(
+          "ratio issued together / raw batched = %.2f (target >= 0.5)%n",
+          togetherMedian / rawMedian);
       perPost.stop(false);
       grouped.stop(false);
     }
@@ -130,6 +159,24 @@ public final class JdbcPostBenchmark {
     long elapsed = System.nanoTime() - began;
     executor.shutdown();
     return count / (elapsed / 1e9);
+  }
+
+  /**
+   * One caller posting {@code together} messages per {@code postAll} call, each call returning only
+   * after its rows committed; returns posts per second.
+   */
+  private static double postTogether(
+      JdbcProvider provider, int count, int together, HikariDataSource pool) throws SQLException {
+    empty(pool);
+    long began = System.nanoTime();
+    for (int sent = 0; sent < count; sent += together) {
+      List<MailMessage> call = new ArrayList<>(together);
+      for (int i = 0; i < Math.min(together, count - sent); i++) {
+        call.add(MailMessage.to(TARGET).id(UUID.randomUUID().toString()).body(BODY).build());
+      }
+      provider.postAll(call);
+    }
+    return count / ((System.nanoTime() - began) / 1e9);
   }
 
   /** The limit: the same rows inserted with JDBC batches of 500, one commit per batch. */

@@ -23,6 +23,13 @@ public final class Capabilities {
   /** Finding every copy of a message id ({@code locate}). */
   public static final String LOCATE = "locate";
 
+  /**
+   * Subscribers are also handed the backlog: messages queued while their address had no subscriber
+   * (a durable queue whose consumer starts after the posts, or after a restart). Without it a
+   * queued message waits for a fetch and is never pushed to a later subscriber.
+   */
+  public static final String SUBSCRIBERS_TAKE_BACKLOG = "subscribers-take-backlog";
+
   /** Parked records: {@code peekParked} / {@code purgeParked}. */
   public static final String PARKED = "parked";
 

@@ -123,6 +123,27 @@ public final class Mailbox {
     return requireProvider(message.to().scheme()).post(message);
   }
 
+  /**
+   * Posts messages issued together (see {@link MailboxProvider#postAll}); every recipient's
+   * provider is checked before anything is sent. Consecutive messages for the same provider go to
+   * it in one call, so order is kept and a {@code jdbc:} run shares transactions.
+   *
+   * @return the stamped copies, in the order given
+   */
+  public List<MailMessage> postAll(List<MailMessage> messages) {
+    messages.forEach(message -> requireProvider(message.to().scheme()));
+    List<MailMessage> stamped = new ArrayList<>(messages.size());
+    int runStart = 0;
+    for (int i = 1; i <= messages.size(); i++) {
+      String scheme = messages.get(runStart).to().scheme();
+      if (i == messages.size() || !messages.get(i).to().scheme().equals(scheme)) {
+        stamped.addAll(requireProvider(scheme).postAll(messages.subList(runStart, i)));
+        runStart = i;
+      }
+    }
+    return stamped;
+  }
+
   /** Subscribes; returns once the provider established the subscription. */
   public Subscription subscribe(String address, MailboxSubscriber subscriber) {
     return subscribe(address, subscriber, SubscribeOptions.defaults());

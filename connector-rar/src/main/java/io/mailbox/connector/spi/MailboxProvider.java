@@ -230,16 +230,39 @@ public abstract class MailboxProvider {
   public final MailMessage post(MailMessage message) {
     requireStarted();
     requireOwnScheme(message.to());
+    MailMessage stamped = stamp(message);
+    send(stamped.to(), stamped);
+    return stamped;
+  }
+
+  /**
+   * Posts several messages issued together, in order; returns once every one was handed over (on a
+   * durable provider: stored). Every address is checked before anything is sent. A provider that
+   * can store them together does so ({@code jdbc:} commits them in shared transactions), which is
+   * much cheaper than one post after another. Not atomic as a whole: if it throws, messages sent
+   * before the failure stay sent, and the exception says so where the provider knows.
+   *
+   * @return the copies as they were handed over, in the order given
+   */
+  public final List<MailMessage> postAll(List<MailMessage> messages) {
+    requireStarted();
+    messages.forEach(message -> requireOwnScheme(message.to()));
+    List<MailMessage> stamped = messages.stream().map(this::stamp).toList();
+    sendAll(stamped);
+    return stamped;
+  }
+
+  /**
+   * A fresh copy of {@code message} with its own send id and time; a sender's system headers go.
+   */
+  private MailMessage stamp(MailMessage message) {
     MailMessage.Builder copy = message.toBuilder();
     message.headers().keySet().stream()
         .filter(SystemHeaders::isSystemHeader)
         .forEach(copy::removeHeader);
-    MailMessage stamped =
-        copy.header(SystemHeaders.SEND_ID, Ids.next())
-            .header(SystemHeaders.SENT_AT, now().toString())
-            .build();
-    send(stamped.to(), stamped);
-    return stamped;
+    return copy.header(SystemHeaders.SEND_ID, Ids.next())
+        .header(SystemHeaders.SENT_AT, now().toString())
+        .build();
   }
 
   /** Registers a push consumer; returns once the transport has established it. */
@@ -419,6 +442,14 @@ public abstract class MailboxProvider {
    * its queue; never both. {@code topic} differs from {@code copy.to()} for dead-letter records.
    */
   protected abstract void send(MailAddress topic, MailMessage copy);
+
+  /**
+   * Hands over stamped copies posted together, in order. By default one {@link #send} after
+   * another; override to store them together.
+   */
+  protected void sendAll(List<MailMessage> copies) {
+    copies.forEach(copy -> send(copy.to(), copy));
+  }
 
   /**
    * Attaches a subscription in the transport; deliveries for it go through {@link #dispatch}.

@@ -45,6 +45,30 @@ class MailboxTest {
   }
 
   @Test
+  void postsIssuedTogetherWithAnUnknownSchemeAreRefusedBeforeAnyIsPosted() {
+    List<MailMessage> letters =
+        List.of(
+            MailMessage.to("mem:a@b/c").body("{}").build(),
+            MailMessage.to("amqp:a@b/c").body("{}").build());
+
+    assertThatThrownBy(() -> mailbox.postAll(letters)).hasMessageStartingWith("MBX-1003");
+    assertThat(mailbox.status("mem:a@b/c").unreadCount()).isZero();
+  }
+
+  @Test
+  void postsIssuedTogetherAreRoutedBySchemeAndReturnedInOrder() {
+    List<MailMessage> stamped =
+        mailbox.postAll(
+            List.of(
+                MailMessage.to("mem:a@b/c").id("1").body("{}").build(),
+                MailMessage.to("mem:a@b/d").id("2").body("{}").build()));
+
+    assertThat(stamped).extracting(MailMessage::id).containsExactly("1", "2");
+    assertThat(mailbox.status("mem:a@b/c").unreadCount()).isEqualTo(1);
+    assertThat(mailbox.status("mem:a@b/d").unreadCount()).isEqualTo(1);
+  }
+
+  @Test
   void unknownSchemeIsRefusedNamingTheRegisteredOnes() {
     assertThatThrownBy(() -> mailbox.status("amqp:a@b"))
         .hasMessageStartingWith("MBX-1003")

@@ -110,6 +110,41 @@ public abstract class ProviderContract {
   }
 
   @Test
+  void postsIssuedTogetherAreStoredInOrderEachWithItsOwnSendId() {
+    MailAddress inbox = address("post-all");
+    List<MailMessage> letters = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      letters.add(letter(inbox, "m" + i));
+    }
+
+    List<MailMessage> stamped = provider.postAll(letters);
+
+    assertThat(stamped).extracting(MailMessage::id).containsExactlyElementsOf(ids(letters));
+    assertThat(stamped)
+        .extracting(m -> m.header(SystemHeaders.SEND_ID).orElseThrow())
+        .doesNotHaveDuplicates();
+    await("all twelve are queued", () -> provider.status(inbox).unreadCount() == 12);
+    assertThat(fetchAll(inbox)).extracting(MailMessage::id).containsExactlyElementsOf(ids(letters));
+  }
+
+  @Test
+  void postsIssuedTogetherWithOneForeignAddressAreRefusedBeforeAnyIsSent() {
+    MailAddress inbox = address("post-all-refused");
+    MailAddress foreign =
+        MailAddress.parse(
+            ("mem".equals(provider.scheme()) ? "file" : "mem") + "://contract@test/foreign");
+
+    assertThatThrownBy(() -> provider.postAll(List.of(letter(inbox, "a"), letter(foreign, "b"))))
+        .isInstanceOf(io.mailbox.connector.api.MailboxException.class);
+    assertThat(provider.status(inbox).unreadCount()).isZero();
+    assertThat(fetchAll(inbox)).isEmpty();
+  }
+
+  private static List<String> ids(List<MailMessage> messages) {
+    return messages.stream().map(MailMessage::id).toList();
+  }
+
+  @Test
   void withSubscribersAPostGoesToEveryOneAndIsNeverQueued() {
     MailAddress inbox = address("broadcast");
     List<String> first = new CopyOnWriteArrayList<>();
@@ -126,6 +161,9 @@ public abstract class ProviderContract {
 
   @Test
   void aQueuedMessageIsNeverReplayedToALaterSubscriber() {
+    assumeTrue(
+        !provider.supports(Capabilities.SUBSCRIBERS_TAKE_BACKLOG),
+        provider.scheme() + ": hands its backlog to subscribers (tested below)");
     MailAddress inbox = address("late-subscriber");
     provider.post(letter(inbox, "queued"));
     await("queued", () -> provider.status(inbox).unreadCount() == 1);
@@ -135,6 +173,31 @@ public abstract class ProviderContract {
 
     assertThat(received).isEmpty();
     assertThat(provider.status(inbox).unreadCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aProviderThatHandsItsBacklogToSubscribersDeliversEachQueuedMessageOnce() {
+    assumeCapability(Capabilities.SUBSCRIBERS_TAKE_BACKLOG);
+    MailAddress inbox = address("backlog");
+    provider.post(letter(inbox, "early-1"));
+    provider.post(letter(inbox, "early-2"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 2);
+    List<String> received = new CopyOnWriteArrayList<>();
+
+    provider.subscribe(inbox, MailboxSubscriber.of(m -> received.add(m.id())));
+    provider.post(letter(inbox, "late"));
+
+    await("the backlog and the new post arrived", () -> received.size() >= 3);
+    await(
+        "nothing is left queued or in flight",
+        () -> {
+          AddressStatus status = provider.status(inbox);
+          return status.unreadCount() == 0 && status.inFlightCount() == 0;
+        });
+    assertThat(received).containsExactlyInAnyOrder("early-1", "early-2", "late");
+    assertThat(received.indexOf("early-1"))
+        .as("the backlog comes out in post order")
+        .isLessThan(received.indexOf("early-2"));
   }
 
   @Test

@@ -75,7 +75,7 @@ final class MailboxManagedConnection implements ManagedConnection {
 
   void deliverHeld() {
     Mailbox kernel = kernel();
-    transactionalPosts.commit(kernel::post);
+    transactionalPosts.commit(kernel::postAll);
   }
 
   @Override

@@ -36,15 +36,20 @@ final class TransactionalPosts {
     return held.size();
   }
 
-  /** Ends the transaction and hands every held post, in order, to {@code deliver}. */
-  void commit(Consumer<MailMessage> deliver) {
+  /**
+   * Ends the transaction and hands every held post, in order and in one call, to {@code deliver}
+   * (so a {@code jdbc:} provider stores a transaction's posts together).
+   */
+  void commit(Consumer<List<MailMessage>> deliver) {
     List<MailMessage> toDeliver;
     synchronized (this) {
       toDeliver = List.copyOf(held);
       held.clear();
       active = false;
     }
-    toDeliver.forEach(deliver);
+    if (!toDeliver.isEmpty()) {
+      deliver.accept(toDeliver);
+    }
   }
 
   /** Ends the transaction and drops every held post. */

@@ -48,32 +48,74 @@ final class GroupCommit<T, R> {
   R submit(T item) {
     Pending<T, R> pending = new Pending<>(item);
     queue.add(pending);
+    awaitWritten(List.of(pending));
+    if (pending.failure != null) {
+      throw new GroupCommitFailure(pending.failure, 0, 1);
+    }
+    return pending.result;
+  }
+
+  /**
+   * Writes {@code items} in order, in as few batches as {@code maxBatch} allows (other callers'
+   * items may share them), and returns their results once every batch holding one committed: the
+   * Java form of issuing several posts "in the same tick" and awaiting them all.
+   *
+   * @throws GroupCommitFailure when a batch holding one of the items failed; it says how many of
+   *     the items committed anyway (batches are atomic, a multi-batch call is not)
+   */
+  List<R> submitAll(List<T> items) {
+    List<Pending<T, R>> pendings = new ArrayList<>(items.size());
+    items.forEach(item -> pendings.add(new Pending<>(item)));
+    queue.addAll(pendings); // one add per item, in order: FIFO within the call
+    awaitWritten(pendings);
+    List<R> results = new ArrayList<>(items.size());
+    Throwable failure = null;
+    int committed = 0;
+    for (Pending<T, R> pending : pendings) {
+      if (pending.failure == null) {
+        committed++;
+        results.add(pending.result);
+      } else if (failure == null) {
+        failure = pending.failure;
+      }
+    }
+    if (failure != null) {
+      throw new GroupCommitFailure(failure, committed, items.size());
+    }
+    return results;
+  }
+
+  /** Returns once every pending item was written, writing batches itself while no one else is. */
+  private void awaitWritten(List<Pending<T, R>> pendings) {
     lock.lock();
     try {
-      while (!pending.done) {
-        if (writing) {
-          // Uninterruptible: the item may already be in the transaction being committed, so
-          // giving up here could report a committed post as failed.
-          batchEnded.awaitUninterruptibly();
-          continue;
-        }
-        writing = true;
-        lock.unlock();
-        try {
-          writeBatch();
-        } finally {
-          lock.lock();
-          writing = false;
-          batchEnded.signalAll();
-        }
+      for (Pending<T, R> pending : pendings) {
+        awaitWritten(pending);
       }
     } finally {
       lock.unlock();
     }
-    if (pending.failure != null) {
-      throw new GroupCommitFailure(pending.failure);
+  }
+
+  /** Called holding the lock; may release it while this caller writes a batch. */
+  private void awaitWritten(Pending<T, R> pending) {
+    while (!pending.done) {
+      if (writing) {
+        // Uninterruptible: the item may already be in the transaction being committed, so
+        // giving up here could report a committed post as failed.
+        batchEnded.awaitUninterruptibly();
+        continue;
+      }
+      writing = true;
+      lock.unlock();
+      try {
+        writeBatch();
+      } finally {
+        lock.lock();
+        writing = false;
+        batchEnded.signalAll();
+      }
     }
-    return pending.result;
   }
 
   /** Transactions written so far (each holding one or more items). */
@@ -143,8 +185,22 @@ final class GroupCommit<T, R> {
 
   /** The batch holding an item failed; the cause is the batch's exception. */
   static final class GroupCommitFailure extends RuntimeException {
-    GroupCommitFailure(Throwable cause) {
+    private final int committed;
+    private final int submitted;
+
+    GroupCommitFailure(Throwable cause, int committed, int submitted) {
       super(cause.getMessage(), cause);
+      this.committed = committed;
+      this.submitted = submitted;
+    }
+
+    /** How many of the caller's items committed in other batches before or after the failure. */
+    int committed() {
+      return committed;
+    }
+
+    int submitted() {
+      return submitted;
     }
   }
 }

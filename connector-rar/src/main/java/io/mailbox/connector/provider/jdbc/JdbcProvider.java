@@ -64,7 +64,8 @@ public final class JdbcProvider extends MailboxProvider {
           Capabilities.STATUS,
           Capabilities.ENUMERATE,
           Capabilities.LOCATE,
-          Capabilities.PARKED);
+          Capabilities.PARKED,
+          Capabilities.SUBSCRIBERS_TAKE_BACKLOG);
   // Taken when a row is free: queued, or leased with its visibility timeout over.
   private static final String AVAILABLE =
       "(STATE = 'READY' OR (STATE = 'LEASED' AND VISIBLE_AT <= ?))";
@@ -351,32 +352,48 @@ public final class JdbcProvider extends MailboxProvider {
       String leaseId,
       long visibleAt,
       boolean dedupe) {
-    Row row = new Row(topic, copy, state, leaseId, visibleAt, dedupe);
-    boolean inserted =
+    return insertAll(List.of(new Row(topic, copy, state, leaseId, visibleAt, dedupe))).get(0);
+  }
+
+  /**
+   * Commits rows issued together, in order: in the caller's scoped transaction if there is one,
+   * else through group commit (sharing transactions with other callers), else in one transaction.
+   *
+   * @return per row, false when the post was collapsed as a duplicate
+   */
+  private List<Boolean> insertAll(List<Row> rows) {
+    List<Boolean> inserted =
         groupCommit == null || scopedConnection.get() != null
-            ? sql(c -> writeRows(c, List.of(row))).get(0)
-            : submit(row);
-    known.put(topic, now());
-    if (!inserted) {
-      collapsed.incrementAndGet();
-      LOG.info(
-          () ->
-              "Collapsed "
-                  + copy
-                  + " at "
-                  + topic
-                  + ": its id was posted there within "
-                  + dedupeWindow);
+            ? sql(c -> writeRows(c, rows))
+            : submit(rows);
+    for (int i = 0; i < rows.size(); i++) {
+      Row row = rows.get(i);
+      known.put(row.topic(), now());
+      if (!inserted.get(i)) {
+        collapsed.incrementAndGet();
+        LOG.info(
+            () ->
+                "Collapsed "
+                    + row.copy()
+                    + " at "
+                    + row.topic()
+                    + ": its id was posted there within "
+                    + dedupeWindow);
+      }
     }
     return inserted;
   }
 
-  private boolean submit(Row row) {
+  private List<Boolean> submit(List<Row> rows) {
     try {
-      return groupCommit.submit(row);
+      return rows.size() == 1
+          ? List.of(groupCommit.submit(rows.get(0)))
+          : groupCommit.submitAll(rows);
     } catch (GroupCommit.GroupCommitFailure failure) {
       if (failure.getCause() instanceof SQLException cause) {
-        throw new JdbcQueueException(cause);
+        throw failure.committed() == 0
+            ? new JdbcQueueException(cause)
+            : new JdbcQueueException(cause, failure.committed(), failure.submitted());
       }
       throw failure;
     }
@@ -468,20 +485,41 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void send(MailAddress topic, MailMessage copy) {
-    List<ProviderSubscription> receivers = List.copyOf(subscribers.getOrDefault(topic, List.of()));
-    if (receivers.isEmpty()) {
-      insert(topic, copy, READY, null, 0);
-      return;
+    sendAll(List.of(copy));
+  }
+
+  /** Stores the copies together (one transaction each batch), then hands them to subscribers. */
+  @Override
+  protected void sendAll(List<MailMessage> copies) {
+    List<Row> rows = new ArrayList<>(copies.size());
+    List<List<ProviderSubscription>> receivers = new ArrayList<>(copies.size());
+    long broadcastUntil = now().toEpochMilli() + broadcastWindowMillis();
+    for (MailMessage copy : copies) {
+      MailAddress topic = copy.to();
+      List<ProviderSubscription> listening =
+          List.copyOf(subscribers.getOrDefault(topic, List.of()));
+      receivers.add(listening);
+      // With subscribers a row is committed as leased to the broadcast: if the process dies
+      // before a subscriber handled it, the row becomes visible again after the settle window and
+      // a fetch takes it (at least once).
+      rows.add(
+          listening.isEmpty()
+              ? new Row(topic, copy, READY, null, 0, true)
+              : new Row(topic, copy, LEASED, "broadcast", broadcastUntil, true));
     }
-    // Committed as leased to the broadcast: if the process dies before a subscriber handled it,
-    // the row becomes visible again after the settle window and a fetch takes it (at least once).
-    long window = broadcastWindowMillis();
-    if (insert(topic, copy, LEASED, "broadcast", now().toEpochMilli() + window)) {
+    List<Boolean> inserted = insertAll(rows);
+    for (int i = 0; i < rows.size(); i++) {
+      List<ProviderSubscription> listening = receivers.get(i);
+      if (listening.isEmpty() || !inserted.get(i)) {
+        continue;
+      }
+      MailAddress topic = rows.get(i).topic();
+      MailMessage copy = rows.get(i).copy();
       List<Runnable> afterCommit = pendingDispatches.get();
       if (afterCommit != null) {
-        afterCommit.add(() -> dispatch(topic, copy, receivers));
+        afterCommit.add(() -> dispatch(topic, copy, listening));
       } else {
-        dispatch(topic, copy, receivers);
+        dispatch(topic, copy, listening);
       }
     }
   }

@@ -18,4 +18,18 @@ final class JdbcQueueException extends MailboxException {
             + "); nothing was changed by this call.",
         cause);
   }
+
+  /** A multi-post call whose batches partly committed: says how many of its posts are stored. */
+  JdbcQueueException(SQLException cause, int committed, int submitted) {
+    super(
+        ErrorCode.CONNECTION_UNAVAILABLE,
+        "The jdbc: queue's database failed (SQL state "
+            + cause.getSQLState()
+            + "); "
+            + committed
+            + " of the "
+            + submitted
+            + " posts of this call were stored in batches that committed, the rest were not.",
+        cause);
+  }
 }

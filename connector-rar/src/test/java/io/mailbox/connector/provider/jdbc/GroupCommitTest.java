@@ -152,6 +152,47 @@ class GroupCommitTest {
     assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(8);
   }
 
+  @Test
+  void itemsSubmittedTogetherShareBatchesInOrderAndReturnOnceAllCommitted() {
+    List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+    GroupCommit<Integer, Integer> group =
+        new GroupCommit<>(
+            batch -> {
+              batches.add(List.copyOf(batch));
+              return batch.stream().map(i -> -i).toList();
+            },
+            3);
+
+    List<Integer> results = group.submitAll(List.of(1, 2, 3, 4, 5, 6, 7));
+
+    assertThat(results).containsExactly(-1, -2, -3, -4, -5, -6, -7);
+    assertThat(batches).containsExactly(List.of(1, 2, 3), List.of(4, 5, 6), List.of(7));
+    assertThat(group.batches()).isEqualTo(3);
+  }
+
+  @Test
+  void aFailedBatchInsideASubmitAllSaysHowManyOfTheItemsCommitted() {
+    GroupCommit<Integer, Integer> group =
+        new GroupCommit<>(
+            batch -> {
+              if (batch.contains(5)) {
+                throw new java.sql.SQLException("disk full", "53100");
+              }
+              return batch;
+            },
+            3);
+
+    assertThatThrownBy(() -> group.submitAll(List.of(1, 2, 3, 4, 5, 6, 7)))
+        .isInstanceOfSatisfying(
+            GroupCommit.GroupCommitFailure.class,
+            failure -> {
+              // Batches [1,2,3] and [7] committed; [4,5,6] failed as a whole.
+              assertThat(failure.committed()).isEqualTo(4);
+              assertThat(failure.submitted()).isEqualTo(7);
+            })
+        .hasRootCauseInstanceOf(java.sql.SQLException.class);
+  }
+
   private static void awaitQueued(GroupCommit<?, ?> group, int items) {
     io.mailbox.connector.testsupport.Eventually.await(
         items + " items are queued",

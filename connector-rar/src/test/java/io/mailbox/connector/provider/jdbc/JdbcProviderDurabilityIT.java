@@ -153,4 +153,32 @@ class JdbcProviderDurabilityIT {
     assertThat(batches).as("posts issued together shared transactions").isLessThan(rows / 2);
     assertThat(extensions).containsEntry("jdbc.collapsedDuplicates", (long) threads - 1);
   }
+
+  @Test
+  void postsIssuedTogetherCommitInBatchesOfAtMostFiveHundredAndAreAllStoredWhenTheCallReturns() {
+    DataSource database = QueueDatabase.postgres();
+    JdbcProvider provider =
+        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+            .withDedupeWindow(Duration.ofMinutes(5));
+    provider.start();
+    List<MailMessage> letters = new java.util.ArrayList<>();
+    for (int i = 0; i < 1200; i++) {
+      letters.add(MailMessage.to(WORK).id("bulk-" + i).body("{}").build());
+    }
+    letters.add(MailMessage.to(WORK).id("bulk-7").body("{}").build()); // a re-post: collapsed
+
+    provider.postAll(letters);
+
+    var extensions = provider.status(WORK).extensions();
+    assertThat(extensions.get("jdbc.groupCommit.rows")).isEqualTo(1201L);
+    assertThat(extensions.get("jdbc.groupCommit.batches")).isEqualTo(3L);
+    assertThat(extensions).containsEntry("jdbc.collapsedDuplicates", 1L);
+    JdbcProvider reader = started(database);
+    assertThat(
+            reader.fetch(WORK, FetchOptions.autoAck().limit(2000)).stream()
+                .map(d -> d.message().id())
+                .toList())
+        .containsExactlyElementsOf(
+            java.util.stream.IntStream.range(0, 1200).mapToObj(i -> "bulk-" + i).toList());
+  }
 }
