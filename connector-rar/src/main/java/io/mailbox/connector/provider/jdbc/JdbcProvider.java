@@ -485,17 +485,25 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void send(MailAddress topic, MailMessage copy) {
-    sendAll(List.of(copy));
+    store(List.of(topic), List.of(copy));
   }
 
-  /** Stores the copies together (one transaction each batch), then hands them to subscribers. */
   @Override
   protected void sendAll(List<MailMessage> copies) {
+    store(copies.stream().map(MailMessage::to).toList(), copies);
+  }
+
+  /**
+   * Stores each copy at its topic (together: shared transactions), then hands the ones whose topic
+   * has subscribers to them. A topic differs from {@code copy.to()} for dead-letter records.
+   */
+  private void store(List<MailAddress> topics, List<MailMessage> copies) {
     List<Row> rows = new ArrayList<>(copies.size());
     List<List<ProviderSubscription>> receivers = new ArrayList<>(copies.size());
     long broadcastUntil = now().toEpochMilli() + broadcastWindowMillis();
-    for (MailMessage copy : copies) {
-      MailAddress topic = copy.to();
+    for (int c = 0; c < copies.size(); c++) {
+      MailAddress topic = topics.get(c);
+      MailMessage copy = copies.get(c);
       List<ProviderSubscription> listening =
           List.copyOf(subscribers.getOrDefault(topic, List.of()));
       receivers.add(listening);
