@@ -190,7 +190,7 @@ public final class Mailbox {
 
   /**
    * Every address of every provider, sorted by address. A provider that cannot enumerate is listed
-   * as unsupported and degrades the snapshot; a stopped provider makes it offline.
+   * as unsupported and degrades the snapshot; a stopped or unreachable provider makes it offline.
    */
   public Snapshot snapshot() {
     List<AddressStatus> addresses = new ArrayList<>();
@@ -208,8 +208,11 @@ public final class Mailbox {
         addresses.stream()
             .allMatch(a -> a.state() == AddressState.ONLINE || a.state() == AddressState.UNKNOWN);
     boolean allStarted = registered().stream().allMatch(MailboxProvider::isStarted);
+    // A broker that cannot be reached takes the snapshot offline (health goes down) until it
+    // answers again; its addresses are listed as offline meanwhile.
+    boolean allReachable = registered().stream().allMatch(MailboxProvider::reachable);
     AddressState state;
-    if (registered().isEmpty() || !allStarted) {
+    if (registered().isEmpty() || !allStarted || !allReachable) {
       state = AddressState.OFFLINE;
     } else if (!unsupported.isEmpty() || !allHealthy) {
       state = AddressState.DEGRADED;

@@ -377,6 +377,14 @@ public abstract class MailboxProvider {
     return true;
   }
 
+  /**
+   * Whether the transport can be reached now (a broker answered a recent round trip). Embedded
+   * transports are always reachable; a provider that is not makes the snapshot offline.
+   */
+  public boolean reachable() {
+    return true;
+  }
+
   /** The status of one address. Works on a stopped provider too (it reports what it knows). */
   public abstract AddressStatus status(MailAddress address);
 

@@ -1,0 +1,26 @@
+package io.mailbox.connector.provider.amqp;
+
+import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderContract;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+
+/** {@code amqp:} keeps the provider contract against the real RabbitMQ on this machine. */
+class RabbitMqProviderContractIT extends ProviderContract {
+  private final Set<String> created = new HashSet<>();
+
+  @Override
+  protected MailboxProvider newProvider() {
+    return new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler());
+  }
+
+  // Runs before the base class stops the provider (which forgets what it declared).
+  @AfterEach
+  void forgetQueues() {
+    created.addAll(((AmqpProvider) provider).declaredQueues());
+    RabbitMq.delete(created);
+  }
+}
