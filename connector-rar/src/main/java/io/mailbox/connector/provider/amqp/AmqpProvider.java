@@ -90,7 +90,7 @@ public final class AmqpProvider extends MailboxProvider {
   private final Map<MailAddress, BrokerConsumer> consumers = new ConcurrentHashMap<>();
   private final Map<String, Leased> leases = new ConcurrentHashMap<>();
   private final Map<String, Held> held = new ConcurrentHashMap<>();
-    private final Set<String> declared = ConcurrentHashMap.newKeySet(); // on this connection
+  private final Set<String> declared = ConcurrentHashMap.newKeySet(); // on this connection
   private final Set<String> everDeclared = ConcurrentHashMap.newKeySet(); // since construction
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
   private final AtomicLong droppedForeignHeaders = new AtomicLong();
@@ -761,7 +761,7 @@ public final class AmqpProvider extends MailboxProvider {
     return dropped;
   }
 
-    /** Every queue this provider instance declared, across restarts (for tests that clean up). */
+  /** Every queue this provider instance declared, across restarts (for tests that clean up). */
   Set<String> declaredQueues() {
     return Set.copyOf(everDeclared);
   }

@@ -18,6 +18,28 @@ final class RabbitMq {
     return factory.newConnection("mailbox-test");
   }
 
+  /** Raises a memory alarm: RabbitMQ blocks every publishing connection until it is cleared. */
+  static void blockPublishers() throws Exception {
+    rabbitmqctl("set_vm_memory_high_watermark", "0.000001");
+  }
+
+  /** Clears the alarm (back to RabbitMQ's default watermark, 0.4). */
+  static void unblockPublishers() throws Exception {
+    rabbitmqctl("set_vm_memory_high_watermark", "0.4");
+  }
+
+  /** Runs {@code rabbitmqctl} on this machine (tests run as a user that may manage the broker). */
+  static void rabbitmqctl(String... arguments) throws Exception {
+    java.util.List<String> command = new java.util.ArrayList<>();
+    command.add("rabbitmqctl");
+    command.addAll(java.util.List.of(arguments));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes());
+    if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new IllegalStateException("rabbitmqctl " + String.join(" ", arguments) + ": " + output);
+    }
+  }
+
   /** Deletes queues a test created, so test runs do not pile up quorum queues in the broker. */
   static void delete(Collection<String> queues) {
     if (queues.isEmpty()) {
