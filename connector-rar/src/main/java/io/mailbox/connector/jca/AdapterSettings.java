@@ -25,6 +25,7 @@ record AdapterSettings(
     Duration jdbcTimeToLive,
     Duration jdbcDedupeWindow,
     Duration jdbcSubscriberPoll,
+    io.mailbox.connector.provider.amqp.AmqpSettings amqp,
     Optional<RetryPolicy> retryPolicy,
     Optional<DeadLetterPolicy> deadLetterPolicy,
     Duration defaultAckTimeout,
@@ -69,11 +70,26 @@ record AdapterSettings(
         millis("jdbcTimeToLiveMillis", adapter.getJdbcTimeToLiveMillis()),
         millis("jdbcDedupeWindowMillis", adapter.getJdbcDedupeWindowMillis()),
         positiveMillis("jdbcSubscriberPollMillis", adapter.getJdbcSubscriberPollMillis()),
+        amqp(adapter),
         retry,
         deadLetters,
         millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),
         millis("leaseSweepIntervalMillis", adapter.getLeaseSweepIntervalMillis()),
         millis("deliverySettleTimeoutMillis", adapter.getDeliverySettleTimeoutMillis()));
+  }
+
+  /** The amqp: provider's settings; they validate themselves (MBX-1008, never echoing the URI). */
+  private static io.mailbox.connector.provider.amqp.AmqpSettings amqp(
+      MailboxResourceAdapter adapter) {
+    var defaults = io.mailbox.connector.provider.amqp.AmqpSettings.defaults();
+    return new io.mailbox.connector.provider.amqp.AmqpSettings(
+        adapter.getAmqpUri() == null ? defaults.uri() : adapter.getAmqpUri(),
+        adapter.getAmqpPrefetch() == null ? -1 : adapter.getAmqpPrefetch(),
+        millis("amqpPublishTimeoutMillis", adapter.getAmqpPublishTimeoutMillis()),
+        io.mailbox.connector.provider.amqp.AmqpSettings.parseDelays(
+            adapter.getAmqpRetryDelaysMillis()),
+        nonNegative("amqpMaxDeliveries", adapter.getAmqpMaxDeliveries()),
+        defaults.probeInterval());
   }
 
   /** The mail folder of the file: provider; empty means {@code <working directory>/data/mail}. */

@@ -6,6 +6,7 @@ import io.mailbox.connector.jca.inbound.EndpointActivation;
 import io.mailbox.connector.jca.inbound.MailboxActivationSpec;
 import io.mailbox.connector.kernel.Mailbox;
 import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.provider.amqp.AmqpProvider;
 import io.mailbox.connector.provider.file.FileProvider;
 import io.mailbox.connector.provider.jdbc.JdbcProvider;
 import io.mailbox.connector.provider.mem.MemoryBus;
@@ -38,6 +39,8 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   /** Providers this adapter ships, by scheme. Brokers are added as their providers land. */
   static final Map<String, ProviderFactory> AVAILABLE_PROVIDERS =
       Map.of(
+          AmqpProvider.SCHEME,
+          (scheduler, settings) -> new AmqpProvider(settings.amqp(), Clock.systemUTC(), scheduler),
           FileProvider.SCHEME,
           (scheduler, settings) ->
               new FileProvider(settings.fileRoot(), Clock.systemUTC(), scheduler),
@@ -75,6 +78,11 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   private Long jdbcTimeToLiveMillis = 0L;
   private Long jdbcDedupeWindowMillis = 0L;
   private Long jdbcSubscriberPollMillis = 1_000L;
+  private String amqpUri = io.mailbox.connector.provider.amqp.AmqpSettings.DEFAULT_URI;
+  private Integer amqpPrefetch = 32;
+  private Long amqpPublishTimeoutMillis = 15_000L;
+  private String amqpRetryDelaysMillis = "1000,5000,30000";
+  private Integer amqpMaxDeliveries = 10;
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -257,6 +265,46 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   public void setJdbcSubscriberPollMillis(Long jdbcSubscriberPollMillis) {
     this.jdbcSubscriberPollMillis = jdbcSubscriberPollMillis;
+  }
+
+  public String getAmqpUri() {
+    return amqpUri;
+  }
+
+  public void setAmqpUri(String amqpUri) {
+    this.amqpUri = amqpUri;
+  }
+
+  public Integer getAmqpPrefetch() {
+    return amqpPrefetch;
+  }
+
+  public void setAmqpPrefetch(Integer amqpPrefetch) {
+    this.amqpPrefetch = amqpPrefetch;
+  }
+
+  public Long getAmqpPublishTimeoutMillis() {
+    return amqpPublishTimeoutMillis;
+  }
+
+  public void setAmqpPublishTimeoutMillis(Long amqpPublishTimeoutMillis) {
+    this.amqpPublishTimeoutMillis = amqpPublishTimeoutMillis;
+  }
+
+  public String getAmqpRetryDelaysMillis() {
+    return amqpRetryDelaysMillis;
+  }
+
+  public void setAmqpRetryDelaysMillis(String amqpRetryDelaysMillis) {
+    this.amqpRetryDelaysMillis = amqpRetryDelaysMillis;
+  }
+
+  public Integer getAmqpMaxDeliveries() {
+    return amqpMaxDeliveries;
+  }
+
+  public void setAmqpMaxDeliveries(Integer amqpMaxDeliveries) {
+    this.amqpMaxDeliveries = amqpMaxDeliveries;
   }
 
   public Long getJdbcTimeToLiveMillis() {

@@ -44,4 +44,38 @@ class AdapterSettingsTest {
         .isInstanceOf(MailboxException.class)
         .hasMessageContaining("jdbcDedupeWindowMillis");
   }
+
+  @Test
+  void theAmqpDefaultsMatchRaXml() {
+    var amqp = AdapterSettings.of(new MailboxResourceAdapter()).amqp();
+
+    assertThat(amqp.where()).isEqualTo("127.0.0.1:5672");
+    assertThat(amqp.prefetch()).isEqualTo(32);
+    assertThat(amqp.publishTimeout()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(amqp.retryDelaysMillis()).containsExactly(1_000L, 5_000L, 30_000L);
+    assertThat(amqp.maxDeliveries()).isEqualTo(10);
+  }
+
+  @Test
+  void anUnusableBrokerUriIsRefusedWithoutShowingIt() {
+    MailboxResourceAdapter adapter = new MailboxResourceAdapter();
+    adapter.setAmqpUri("http://admin:hunter2@rabbit:5672/");
+
+    assertThatThrownBy(() -> AdapterSettings.of(adapter))
+        .hasMessageStartingWith("MBX-1008")
+        .hasMessageContaining("amqpUri")
+        .hasMessageNotContaining("hunter2");
+  }
+
+  @Test
+  void aZeroPrefetchAndDecreasingRetryDelaysAreRefused() {
+    MailboxResourceAdapter noPrefetch = new MailboxResourceAdapter();
+    noPrefetch.setAmqpPrefetch(0);
+    MailboxResourceAdapter decreasing = new MailboxResourceAdapter();
+    decreasing.setAmqpRetryDelaysMillis("5000, 1000");
+
+    assertThatThrownBy(() -> AdapterSettings.of(noPrefetch)).hasMessageContaining("amqpPrefetch");
+    assertThatThrownBy(() -> AdapterSettings.of(decreasing))
+        .hasMessageContaining("amqpRetryDelaysMillis");
+  }
 }

@@ -68,7 +68,7 @@ class AmqpBrokerRestartIT {
 
     Set<String> confirmed = ConcurrentHashMap.newKeySet();
     AtomicInteger failedCalls = new AtomicInteger();
-    
+
     ExecutorService poster = Executors.newSingleThreadExecutor();
     Future<?> posting =
         poster.submit(
@@ -85,7 +85,7 @@ class AmqpBrokerRestartIT {
                     call.forEach(m -> confirmed.add(m.id()));
                     break;
                   } catch (RuntimeException e) {
-                                        failedCalls.incrementAndGet();
+                    failedCalls.incrementAndGet();
                     Thread.sleep(200);
                   }
                 }
