@@ -3,7 +3,6 @@ package io.mailbox.benchmarks;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
-import io.mailbox.ejb.outbox.JpaOutboxQueries;
 import io.mailbox.ejb.outbox.OutboxRecord;
 import io.mailbox.ejb.outbox.OutboxRelay;
 import io.mailbox.ejb.outbox.OutboxRows;
@@ -13,17 +12,11 @@ import io.mailbox.ejb.outbox.RelaySettings;
 import io.mailbox.ejb.outbox.WriteOptions;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.EntityTransaction;
 import jakarta.persistence.Persistence;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Relay throughput against a direct send, side by side in one process: the same N envelopes are (a)
@@ -47,7 +40,7 @@ public final class RelayBenchmark {
     provider.start();
     OutboxRows writer =
         new OutboxRows(Clock.systemUTC(), topic -> "mem:bench@relay/" + topic, 262_144);
-    OutboxStore store = perCallTransactions(factory);
+    OutboxStore store = OutboxBench.perCallTransactions(factory);
     OutboxRelay relay =
         new OutboxRelay(
             store,
@@ -83,10 +76,10 @@ public final class RelayBenchmark {
                 .body(envelopes.get(i))
                 .build());
       }
-      direct[round] = rows / seconds(start);
+      direct[round] = rows / OutboxBench.seconds(start);
       provider.clear();
 
-      inTransaction(
+      OutboxBench.inTransaction(
           factory,
           em -> {
             batch.forEach(em::persist);
@@ -96,62 +89,17 @@ public final class RelayBenchmark {
       while (store.count(OutboxStatus.PENDING) > 0) {
         relay.sweep();
       }
-      relayed[round] = rows / seconds(start);
+      relayed[round] = rows / OutboxBench.seconds(start);
       provider.clear();
       System.out.printf(
           "round %d: direct %,.0f rows/s, relay %,.0f rows/s%n",
           round + 1, direct[round], relayed[round]);
     }
-    double directMedian = median(direct);
-    double relayMedian = median(relayed);
+    double directMedian = OutboxBench.median(direct);
+    double relayMedian = OutboxBench.median(relayed);
     System.out.printf(
         "%nmedian of %d rounds, %d rows each: direct send %,.0f rows/s, relay %,.0f rows/s, relay / direct = %.4f%n",
         rounds, rows, directMedian, relayMedian, relayMedian / directMedian);
     factory.close();
-  }
-
-  private static double seconds(long startNanos) {
-    return (System.nanoTime() - startNanos) / 1e9;
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
-  }
-
-  private static <T> T inTransaction(
-      EntityManagerFactory factory, Function<EntityManager, T> work) {
-    EntityManager em = factory.createEntityManager();
-    EntityTransaction tx = em.getTransaction();
-    try {
-      tx.begin();
-      T result = work.apply(em);
-      tx.commit();
-      return result;
-    } finally {
-      if (tx.isActive()) {
-        tx.rollback();
-      }
-      em.close();
-    }
-  }
-
-  /** Each store call in its own transaction, as the server's REQUIRES_NEW store does. */
-  private static OutboxStore perCallTransactions(EntityManagerFactory factory) {
-    return (OutboxStore)
-        Proxy.newProxyInstance(
-            OutboxStore.class.getClassLoader(),
-            new Class<?>[] {OutboxStore.class},
-            (proxy, method, arguments) ->
-                inTransaction(
-                    factory,
-                    em -> {
-                      try {
-                        return method.invoke(new JpaOutboxQueries(em), arguments);
-                      } catch (InvocationTargetException | IllegalAccessException e) {
-                        throw new IllegalStateException(e);
-                      }
-                    }));
   }
 }

@@ -1,0 +1,308 @@
+package io.mailbox.benchmarks;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.api.Subscription;
+import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.provider.amqp.AmqpProvider;
+import io.mailbox.connector.provider.amqp.AmqpSettings;
+import io.mailbox.ejb.event.IntegrationEventDefinition;
+import io.mailbox.ejb.outbox.OutboxRecord;
+import io.mailbox.ejb.outbox.OutboxRelay;
+import io.mailbox.ejb.outbox.OutboxRows;
+import io.mailbox.ejb.outbox.OutboxStatus;
+import io.mailbox.ejb.outbox.OutboxStore;
+import io.mailbox.ejb.outbox.RelaySettings;
+import io.mailbox.ejb.outbox.WriteOptions;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code amqp:} against raw {@code amqp-client} on the local RabbitMQ, side by side in one run, on
+ * the same kind of queue (durable quorum) with the same settings:
+ *
+ * <ol>
+ *   <li><b>publish</b>: N persistent messages in confirm batches of B — raw: B {@code basicPublish}
+ *       then {@code waitForConfirmsOrDie}; provider: {@code postAll} of B;
+ *   <li><b>consume</b>: N queued messages with prefetch 32 and a manual ack each — raw: a {@code
+ *       DefaultConsumer}; provider: a subscription;
+ *   <li><b>relay</b>: R outbox rows on embedded H2 relayed to {@code amqp:} (claim, confirmed
+ *       publish, mark sent) vs raw confirmed publishes of R messages one at a time (the same unit
+ *       of work without the outbox), and vs raw batched publishes.
+ * </ol>
+ *
+ * Arguments: {@code [messages] [batch] [relayRows] [rounds]} (default 10000 100 2000 3). Queues are
+ * created for the run and deleted afterwards.
+ */
+public final class AmqpBenchmark {
+  private static final String URI = AmqpSettings.DEFAULT_URI;
+  private static final String BODY =
+      "{\"orderId\":\"o-1\",\"quantity\":1,\"note\":\"benchmark payload of a typical event\"}";
+  private static final IntegrationEventDefinition<JsonObject> PLACED =
+      IntegrationEventDefinition.define(
+          "orders.placed", 1, "orders.placed.v1", data -> data.asJsonObject());
+
+  private AmqpBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int messages = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+    int batch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+    int relayRows = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
+    int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    MailAddress publishAddress = MailAddress.parse("amqp://bench@rabbit/publish-" + run);
+    MailAddress consumeAddress = MailAddress.parse("amqp://bench@rabbit/consume-" + run);
+    MailAddress relayAddress = MailAddress.parse("amqp://bench@rabbit/relay-" + run);
+
+    ConnectionFactory factory = new ConnectionFactory();
+    factory.setUri(URI);
+    AmqpProvider provider =
+        new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler());
+    provider.start();
+    EntityManagerFactory database = Persistence.createEntityManagerFactory("mailbox-bench");
+    try (Connection raw = factory.newConnection("bench-raw")) {
+      // The provider declares its queues (quorum) on first use; raw publishes go to the same ones.
+      provider.post(MailMessage.to(publishAddress).body("{}").build());
+      provider.post(MailMessage.to(consumeAddress).body("{}").build());
+      provider.post(MailMessage.to(relayAddress).body("{}").build());
+      purge(raw, publishAddress, consumeAddress, relayAddress);
+      System.out.printf(
+          "amqp: on RabbitMQ %s: %d messages in confirm batches of %d, prefetch 32, %d relay rows%n",
+          provider.settings().where(), messages, batch, relayRows);
+
+      OutboxRelayRig relay = new OutboxRelayRig(database, provider, relayAddress);
+      double[][] rates = new double[6][rounds];
+      for (int round = -1; round < rounds; round++) { // round -1: untimed warm-up
+        double rawPublish = rawPublish(raw, publishAddress.mailbox(), messages, batch);
+        purge(raw, publishAddress);
+        double ourPublish = providerPublish(provider, publishAddress, messages, batch);
+        purge(raw, publishAddress);
+
+        providerPublish(provider, consumeAddress, messages, batch);
+        double rawConsume = rawConsume(raw, consumeAddress.mailbox(), messages);
+        providerPublish(provider, consumeAddress, messages, batch);
+        double ourConsume = providerConsume(provider, consumeAddress, messages);
+        purge(raw, consumeAddress);
+
+        double rawOneByOne = rawPublish(raw, relayAddress.mailbox(), relayRows, 1);
+        purge(raw, relayAddress);
+        double relayed = relay.relay(relayRows);
+        purge(raw, relayAddress);
+        if (round < 0) {
+          continue;
+        }
+        double[] measured = {rawPublish, ourPublish, rawConsume, ourConsume, rawOneByOne, relayed};
+        for (int i = 0; i < measured.length; i++) {
+          rates[i][round] = measured[i];
+        }
+        System.out.printf(
+            "round %d: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
+                + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
+            round + 1, rawPublish, ourPublish, rawConsume, ourConsume, relayed, rawOneByOne);
+      }
+      double publishRaw = OutboxBench.median(rates[0]);
+      double publishOurs = OutboxBench.median(rates[1]);
+      double consumeRaw = OutboxBench.median(rates[2]);
+      double consumeOurs = OutboxBench.median(rates[3]);
+      double oneByOne = OutboxBench.median(rates[4]);
+      double relayed = OutboxBench.median(rates[5]);
+      System.out.printf(
+          "%nmedian: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
+              + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
+          publishRaw, publishOurs, consumeRaw, consumeOurs, relayed, oneByOne);
+      System.out.printf(
+          "ratio publish provider / raw = %.2f (target >= 0.9)%n", publishOurs / publishRaw);
+      System.out.printf(
+          "ratio consume provider / raw = %.2f (target >= 0.9)%n", consumeOurs / consumeRaw);
+      System.out.printf(
+          "ratio relay / raw confirmed publish one by one = %.2f (target >= 0.7)%n",
+          relayed / oneByOne);
+      System.out.printf(
+          "ratio relay / raw confirmed publish in batches of %d = %.2f%n",
+          batch, relayed / publishRaw);
+      delete(raw, publishAddress, consumeAddress, relayAddress);
+    } finally {
+      provider.stop(false);
+      database.close();
+    }
+  }
+
+  // ---- publish ---------------------------------------------------------------------------------
+
+  private static double rawPublish(Connection connection, String queue, int count, int batch)
+      throws Exception {
+    try (Channel channel = connection.createChannel()) {
+      channel.confirmSelect();
+      AMQP.BasicProperties properties =
+          new AMQP.BasicProperties.Builder()
+              .deliveryMode(2)
+              .contentType("application/json")
+              .messageId("id")
+              .build();
+      byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+      long start = System.nanoTime();
+      for (int sent = 0; sent < count; ) {
+        int n = Math.min(batch, count - sent);
+        for (int i = 0; i < n; i++) {
+          channel.basicPublish("", queue, true, properties, body);
+        }
+        channel.waitForConfirmsOrDie(30_000);
+        sent += n;
+      }
+      return count / OutboxBench.seconds(start);
+    }
+  }
+
+  private static double providerPublish(
+      AmqpProvider provider, MailAddress address, int count, int batch) {
+    long start = System.nanoTime();
+    for (int sent = 0; sent < count; ) {
+      int n = Math.min(batch, count - sent);
+      List<MailMessage> call = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        call.add(MailMessage.to(address).id("m-" + (sent + i)).body(BODY).build());
+      }
+      provider.postAll(call);
+      sent += n;
+    }
+    return count / OutboxBench.seconds(start);
+  }
+
+  // ---- consume ---------------------------------------------------------------------------------
+
+  private static double rawConsume(Connection connection, String queue, int count)
+      throws Exception {
+    try (Channel channel = connection.createChannel()) {
+      channel.basicQos(32);
+      CountDownLatch done = new CountDownLatch(count);
+      long start = System.nanoTime();
+      String tag =
+          channel.basicConsume(
+              queue,
+              false,
+              new DefaultConsumer(channel) {
+                @Override
+                public void handleDelivery(
+                    String consumerTag,
+                    Envelope envelope,
+                    AMQP.BasicProperties properties,
+                    byte[] body)
+                    throws java.io.IOException {
+                  new String(body, StandardCharsets.UTF_8); // the same decoding work as ours
+                  channel.basicAck(envelope.getDeliveryTag(), false);
+                  done.countDown();
+                }
+              });
+      if (!done.await(120, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("raw consumer got " + (count - done.getCount()));
+      }
+      double rate = count / OutboxBench.seconds(start);
+      channel.basicCancel(tag);
+      return rate;
+    }
+  }
+
+  private static double providerConsume(AmqpProvider provider, MailAddress address, int count)
+      throws Exception {
+    CountDownLatch done = new CountDownLatch(count);
+    AtomicInteger seen = new AtomicInteger();
+    long start = System.nanoTime();
+    Subscription subscription =
+        provider.subscribe(
+            address,
+            MailboxSubscriber.of(
+                m -> {
+                  seen.incrementAndGet();
+                  done.countDown();
+                }));
+    if (!done.await(120, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("provider subscriber got " + seen.get());
+    }
+    double rate = count / OutboxBench.seconds(start);
+    subscription.unsubscribe();
+    return rate;
+  }
+
+  // ---- relay -----------------------------------------------------------------------------------
+
+  /** Outbox rows committed on embedded H2 and relayed to the provider, as the server does. */
+  private static final class OutboxRelayRig {
+    private final EntityManagerFactory database;
+    private final OutboxStore store;
+    private final OutboxRelay relay;
+    private final OutboxRows writer;
+
+    OutboxRelayRig(EntityManagerFactory database, AmqpProvider provider, MailAddress target) {
+      this.database = database;
+      this.store = OutboxBench.perCallTransactions(database);
+      this.writer = new OutboxRows(Clock.systemUTC(), topic -> target.toString(), 262_144);
+      this.relay =
+          new OutboxRelay(
+              store,
+              row ->
+                  provider.post(
+                      MailMessage.to(row.address()).id(row.id()).body(row.envelope()).build()),
+              RelaySettings.defaults().withLimits(1000, 1000),
+              Clock.systemUTC(),
+              "bench");
+    }
+
+    double relay(int rows) {
+      List<OutboxRecord> records = new ArrayList<>(rows);
+      for (int i = 0; i < rows; i++) {
+        JsonObject order = Json.createObjectBuilder().add("orderId", "o-" + i).build();
+        records.add(
+            writer.create(PLACED, order, WriteOptions.none().withOrderingKey("k" + i % 50)));
+      }
+      OutboxBench.inTransaction(
+          database,
+          em -> {
+            records.forEach(em::persist);
+            return null;
+          });
+      long start = System.nanoTime();
+      while (store.count(OutboxStatus.PENDING) > 0) {
+        relay.sweep();
+      }
+      return rows / OutboxBench.seconds(start);
+    }
+  }
+
+  // ---- queues ----------------------------------------------------------------------------------
+
+  private static void purge(Connection connection, MailAddress... addresses) throws Exception {
+    try (Channel channel = connection.createChannel()) {
+      for (MailAddress address : addresses) {
+        channel.queuePurge(address.mailbox());
+      }
+    }
+  }
+
+  private static void delete(Connection connection, MailAddress... addresses) throws Exception {
+    try (Channel channel = connection.createChannel()) {
+      for (MailAddress address : addresses) {
+        channel.queueDelete(address.mailbox());
+        for (long delay : AmqpSettings.defaults().retryDelaysMillis()) {
+          channel.queueDelete(address.mailbox() + ".retry." + delay + "ms");
+        }
+      }
+    }
+  }
+}

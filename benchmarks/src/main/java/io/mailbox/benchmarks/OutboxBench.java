@@ -1,0 +1,60 @@
+package io.mailbox.benchmarks;
+
+import io.mailbox.ejb.outbox.JpaOutboxQueries;
+import io.mailbox.ejb.outbox.OutboxStore;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.Arrays;
+import java.util.function.Function;
+
+/** What the relay benchmarks share: local transactions, the server's store shape, medians. */
+final class OutboxBench {
+  private OutboxBench() {}
+
+  static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+
+  static <T> T inTransaction(EntityManagerFactory factory, Function<EntityManager, T> work) {
+    EntityManager em = factory.createEntityManager();
+    EntityTransaction tx = em.getTransaction();
+    try {
+      tx.begin();
+      T result = work.apply(em);
+      tx.commit();
+      return result;
+    } finally {
+      if (tx.isActive()) {
+        tx.rollback();
+      }
+      em.close();
+    }
+  }
+
+  /** Each store call in its own transaction, as the server's REQUIRES_NEW store does. */
+  static OutboxStore perCallTransactions(EntityManagerFactory factory) {
+    return (OutboxStore)
+        Proxy.newProxyInstance(
+            OutboxStore.class.getClassLoader(),
+            new Class<?>[] {OutboxStore.class},
+            (proxy, method, arguments) ->
+                inTransaction(
+                    factory,
+                    em -> {
+                      try {
+                        return method.invoke(new JpaOutboxQueries(em), arguments);
+                      } catch (InvocationTargetException | IllegalAccessException e) {
+                        throw new IllegalStateException(e);
+                      }
+                    }));
+  }
+}
