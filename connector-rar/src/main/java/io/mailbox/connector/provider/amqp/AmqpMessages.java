@@ -6,9 +6,6 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.Ids;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Date;
@@ -157,15 +154,7 @@ final class AmqpMessages {
 
   /** UTF-8 text; bytes that are not UTF-8 become U+FFFD instead of failing the delivery. */
   private static String text(byte[] bytes) {
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException e) {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   private static boolean looksLikeJson(String body) {

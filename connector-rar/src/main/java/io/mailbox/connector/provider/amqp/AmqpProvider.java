@@ -90,6 +90,7 @@ public final class AmqpProvider extends MailboxProvider {
   private final Map<MailAddress, BrokerConsumer> consumers = new ConcurrentHashMap<>();
   private final Map<String, Leased> leases = new ConcurrentHashMap<>();
   private final Map<String, Held> held = new ConcurrentHashMap<>();
+  private final Map<MailAddress, String> queueNames = new ConcurrentHashMap<>(); // checked names
   private final Set<String> declared = ConcurrentHashMap.newKeySet(); // on this connection
   private final Set<String> everDeclared = ConcurrentHashMap.newKeySet(); // since construction
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
@@ -314,7 +315,7 @@ public final class AmqpProvider extends MailboxProvider {
 
   /** Declares the queue of {@code address} (durable, quorum) once per connection. */
   private String declare(MailAddress address) {
-    String queue = names.queue(address);
+    String queue = queueNames.computeIfAbsent(address, names::queue);
     if (!declared.contains(queue)) {
       admin(channel -> channel.queueDeclare(queue, true, false, false, quorum()));
       declared.add(queue);
