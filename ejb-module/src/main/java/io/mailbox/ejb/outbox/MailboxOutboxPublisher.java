@@ -19,13 +19,17 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
   @Override
   public void publish(OutboxRow row) {
     try (MailboxConnection connection = connections.getConnection()) {
-      connection.post(
-          MailMessage.to(row.address())
-              .id(row.id())
-              .header("event-topic", row.topic())
-              .header("content-type", "application/vnd.mailbox.event+json")
-              .body(row.envelope())
-              .build());
+      connection.post(message(row));
     }
+  }
+
+  /** The message a row becomes, whatever carries it. */
+  static MailMessage message(OutboxRow row) {
+    return MailMessage.to(row.address())
+        .id(row.id())
+        .header("event-topic", row.topic())
+        .header("content-type", "application/vnd.mailbox.event+json")
+        .body(row.envelope())
+        .build();
   }
 }

@@ -373,7 +373,13 @@ public final class AmqpProvider extends MailboxProvider {
     for (int i = 0; i < copies.size(); i++) {
       outgoing.add(outgoing(declare(topics.get(i)), copies.get(i)));
     }
-    publisher().publishAll(outgoing);
+    try {
+      publisher().publishAll(outgoing);
+    } catch (MailboxException e) {
+      // A queue deleted behind our back makes publishes unroutable: declare again next time.
+      outgoing.forEach(o -> declared.remove(o.queue()));
+      throw e;
+    }
     Instant now = now();
     topics.forEach(topic -> lastActivity.put(topic, now));
   }
