@@ -10,6 +10,8 @@
 #   MAILBOX_DATA               data folder (default <repo>/data): H2 files, log, pid, generated password
 #   MAILBOX_CONSOLE_USERNAME   console account (default admin)
 #   MAILBOX_CONSOLE_PASSWORD   console password (default: generated once into <data>/console-password)
+#   MAILBOX_PROVIDERS          providers the adapter starts (default mem,jdbc; add amqp for RabbitMQ)
+#   MAILBOX_AMQP_URI           the RabbitMQ broker for amqp: (default amqp://guest:guest@127.0.0.1:5672/%2F)
 #   MAILBOX_JAVA_OPTS          extra JVM options for Payara Micro
 #   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 240)
 set -euo pipefail
@@ -63,9 +65,19 @@ if [ -z "${MAILBOX_CONSOLE_PASSWORD:-}" ]; then
   password_shown="'$MAILBOX_CONSOLE_PASSWORD' (generated, kept in $password_file)"
 fi
 
-sed -e "s#@H2_URL@#jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY#" \
+# The adapter's properties; asadmin separates them with ':' so a ':' in a value is escaped.
+adapter_properties="enabledProviders=${MAILBOX_PROVIDERS:-mem,jdbc}"
+if [ -n "${MAILBOX_AMQP_URI:-}" ]; then
+  # Two backslashes: the sed below turns them into the one asadmin needs before each ':'.
+  adapter_properties="$adapter_properties:amqpUri=${MAILBOX_AMQP_URI//:/\\\\:}"
+fi
+# '#' and '&' mean something to sed in the replacement: escaped.
+adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&]/\\&/g')"
+# The filled-in file may hold the broker password: readable by this user only.
+(umask 077 && sed -e "s#@H2_URL@#jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY#" \
     -e "s#@RAR@#$rar#" \
-    "$here/post-boot-commands.asadmin" > "$data/post-boot-commands.asadmin"
+    -e "s#@ADAPTER_PROPERTIES@#$adapter_replacement#" \
+    "$here/post-boot-commands.asadmin" > "$data/post-boot-commands.asadmin")
 
 # shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
 java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \

@@ -31,6 +31,7 @@ public final class ChannelBeans {
     public final AtomicInteger fragileAttempts = new AtomicInteger();
     public final List<String> slow = new CopyOnWriteArrayList<>();
     public final AtomicInteger slowMaxInFlight = new AtomicInteger();
+    public final List<String> fromRabbit = new CopyOnWriteArrayList<>();
   }
 
   /** Sends orders into the pipeline and into the transactional channel. */
@@ -43,6 +44,14 @@ public final class ChannelBeans {
     @Inject
     @Channel("transactional")
     Emitter<String> transactional;
+
+    @Inject
+    @Channel("to-rabbit")
+    Emitter<String> toRabbit;
+
+    public void toRabbit(String id) {
+      toRabbit.send(OutgoingMailboxMessage.of("{\"shipment\":\"" + id + "\"}").withId(id));
+    }
 
     public void order(String id) {
       orders.send(
@@ -101,6 +110,19 @@ public final class ChannelBeans {
     @Incoming("fragile-dead-letters")
     public void compensate(String payload) {
       throw new IllegalStateException("compensation failed");
+    }
+  }
+
+  /** Consumes what plain AMQP producers put in RabbitMQ. */
+  @ApplicationScoped
+  public static class RabbitConsumer {
+    @Inject Observations observations;
+
+    @Incoming("from-rabbit")
+    public CompletionStage<Void> consume(Message<String> message) {
+      IncomingMailboxMessage mail = IncomingMailboxMessage.of(message).orElseThrow();
+      observations.fromRabbit.add(mail.messageId() + " " + message.getPayload());
+      return message.ack();
     }
   }
 

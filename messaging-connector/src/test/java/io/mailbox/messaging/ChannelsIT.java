@@ -106,6 +106,63 @@ class ChannelsIT {
     }
   }
 
+  private static com.rabbitmq.client.Connection rabbit() throws Exception {
+    com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+    factory.setUri("amqp://guest:guest@127.0.0.1:5672/%2F");
+    return factory.newConnection("channels-it");
+  }
+
+  @Test
+  void aMessageFromAPlainAmqpProducerIsConsumedThroughAnIncomingChannel() throws Exception {
+    String queue = "it@rm/from-rabbit";
+    String id = "plain-" + System.nanoTime();
+    try (com.rabbitmq.client.Connection connection = rabbit();
+        com.rabbitmq.client.Channel channel = connection.createChannel()) {
+      // The same declaration the provider makes, so it exists whoever comes first.
+      channel.queueDeclare(queue, true, false, false, java.util.Map.of("x-queue-type", "quorum"));
+      channel.basicPublish(
+          "",
+          queue,
+          new com.rabbitmq.client.AMQP.BasicProperties.Builder().messageId(id).build(),
+          "{\"parcel\":7}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    await(
+        "the @Incoming method got it",
+        () -> observations.fromRabbit.contains(id + " {\"parcel\":7}"));
+    await(
+        "acknowledged in RabbitMQ",
+        () -> {
+          AddressStatus status = status("amqp:it@rm/from-rabbit");
+          return status.unreadCount() == 0 && status.inFlightCount() == 0;
+        });
+  }
+
+  @Test
+  void aMessageSentThroughAnOutgoingChannelIsReadByAPlainAmqpConsumer() throws Exception {
+    String id = "out-" + System.nanoTime();
+    senders.toRabbit(id);
+
+    List<String> seen = new java.util.ArrayList<>();
+    await(
+        "a plain consumer reads it",
+        () -> {
+          try (com.rabbitmq.client.Connection connection = rabbit();
+              com.rabbitmq.client.Channel channel = connection.createChannel()) {
+            for (com.rabbitmq.client.GetResponse got;
+                (got = channel.basicGet("it@rm/to-rabbit", true)) != null; ) {
+              seen.add(
+                  got.getProps().getMessageId()
+                      + " "
+                      + new String(got.getBody(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+          } catch (Exception e) {
+            return false; // the queue is declared with the first send
+          }
+          return seen.contains(id + " {\"shipment\":\"" + id + "\"}");
+        });
+  }
+
   @Test
   void aPipelineDeliversInOrderAndAcknowledgesEverything() throws Exception {
     IntStream.range(0, 20).forEach(i -> senders.order("o" + i));
