@@ -19,7 +19,6 @@ import io.mailbox.ejb.outbox.OutboxRelay;
 import io.mailbox.ejb.outbox.OutboxRows;
 import io.mailbox.ejb.outbox.OutboxStatus;
 import io.mailbox.ejb.outbox.OutboxStore;
-import io.mailbox.ejb.outbox.RelaySettings;
 import io.mailbox.ejb.outbox.WriteOptions;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -289,15 +288,7 @@ public final class AmqpBenchmark {
       this.database = database;
       this.store = OutboxBench.perCallTransactions(database);
       this.writer = new OutboxRows(Clock.systemUTC(), topic -> target.toString(), 262_144);
-      this.relay =
-          new OutboxRelay(
-              store,
-              row ->
-                  provider.post(
-                      MailMessage.to(row.address()).id(row.id()).body(row.envelope()).build()),
-              RelaySettings.defaults().withLimits(1000, 1000),
-              Clock.systemUTC(),
-              "bench");
+      this.relay = OutboxBench.relayTo(store, provider);
     }
 
     double relay(int rows) {

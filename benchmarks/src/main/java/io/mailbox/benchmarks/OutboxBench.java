@@ -14,6 +14,22 @@ import java.util.function.Function;
 final class OutboxBench {
   private OutboxBench() {}
 
+  /** A relay of {@code store} that posts every row to {@code provider}, with the bench's limits. */
+  static io.mailbox.ejb.outbox.OutboxRelay relayTo(
+      OutboxStore store, io.mailbox.connector.spi.MailboxProvider provider) {
+    return new io.mailbox.ejb.outbox.OutboxRelay(
+        store,
+        row ->
+            provider.post(
+                io.mailbox.connector.api.MailMessage.to(row.address())
+                    .id(row.id())
+                    .body(row.envelope())
+                    .build()),
+        io.mailbox.ejb.outbox.RelaySettings.defaults().withLimits(1000, 1000),
+        java.time.Clock.systemUTC(),
+        "bench");
+  }
+
   static double seconds(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;
   }

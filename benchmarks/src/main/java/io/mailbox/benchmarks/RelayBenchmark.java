@@ -8,7 +8,6 @@ import io.mailbox.ejb.outbox.OutboxRelay;
 import io.mailbox.ejb.outbox.OutboxRows;
 import io.mailbox.ejb.outbox.OutboxStatus;
 import io.mailbox.ejb.outbox.OutboxStore;
-import io.mailbox.ejb.outbox.RelaySettings;
 import io.mailbox.ejb.outbox.WriteOptions;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -41,15 +40,7 @@ public final class RelayBenchmark {
     OutboxRows writer =
         new OutboxRows(Clock.systemUTC(), topic -> "mem:bench@relay/" + topic, 262_144);
     OutboxStore store = OutboxBench.perCallTransactions(factory);
-    OutboxRelay relay =
-        new OutboxRelay(
-            store,
-            row ->
-                provider.post(
-                    MailMessage.to(row.address()).id(row.id()).body(row.envelope()).build()),
-            RelaySettings.defaults().withLimits(1000, 1000),
-            Clock.systemUTC(),
-            "bench");
+    OutboxRelay relay = OutboxBench.relayTo(store, provider);
 
     double[] direct = new double[rounds];
     double[] relayed = new double[rounds];

@@ -315,9 +315,13 @@ public final class AmqpProvider extends MailboxProvider {
 
   /** Declares the queue of {@code address} (durable, quorum) once per connection. */
   private String declare(MailAddress address) {
-    String queue = queueNames.computeIfAbsent(address, names::queue);
+    return declareOnce(queueNames.computeIfAbsent(address, names::queue), quorum());
+  }
+
+  /** Declares a durable queue unless this connection already did; returns its name. */
+  private String declareOnce(String queue, Map<String, Object> arguments) {
     if (!declared.contains(queue)) {
-      admin(channel -> channel.queueDeclare(queue, true, false, false, quorum()));
+      admin(channel -> channel.queueDeclare(queue, true, false, false, arguments));
       declared.add(queue);
       everDeclared.add(queue);
     }
@@ -330,29 +334,17 @@ public final class AmqpProvider extends MailboxProvider {
    * cannot take yet instead of dropping it.
    */
   private String declareRetry(String queue, long delay) {
-    String retry = QueueNames.retry(queue, delay);
-    if (!declared.contains(retry)) {
-      Map<String, Object> arguments = quorum();
-      arguments.put("x-message-ttl", delay);
-      arguments.put("x-dead-letter-exchange", "");
-      arguments.put("x-dead-letter-routing-key", queue);
-      arguments.put("x-dead-letter-strategy", "at-least-once");
-      arguments.put("x-overflow", "reject-publish");
-      admin(channel -> channel.queueDeclare(retry, true, false, false, arguments));
-      declared.add(retry);
-      everDeclared.add(retry);
-    }
-    return retry;
+    Map<String, Object> arguments = quorum();
+    arguments.put("x-message-ttl", delay);
+    arguments.put("x-dead-letter-exchange", "");
+    arguments.put("x-dead-letter-routing-key", queue);
+    arguments.put("x-dead-letter-strategy", "at-least-once");
+    arguments.put("x-overflow", "reject-publish");
+    return declareOnce(QueueNames.retry(queue, delay), arguments);
   }
 
   private String declareParked(String queue) {
-    String parked = QueueNames.parked(queue);
-    if (!declared.contains(parked)) {
-      admin(channel -> channel.queueDeclare(parked, true, false, false, quorum()));
-      declared.add(parked);
-      everDeclared.add(parked);
-    }
-    return parked;
+    return declareOnce(QueueNames.parked(queue), quorum());
   }
 
   // ---- posting ---------------------------------------------------------------------------------
