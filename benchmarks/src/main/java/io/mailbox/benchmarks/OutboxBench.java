@@ -14,20 +14,43 @@ import java.util.function.Function;
 final class OutboxBench {
   private OutboxBench() {}
 
-  /** A relay of {@code store} that posts every row to {@code provider}, with the bench's limits. */
+  /**
+   * A relay of {@code store} that posts to {@code provider} as the server's publisher does: one row
+   * with {@code post}, a batch with one {@code postAll}. The bench's limits.
+   */
   static io.mailbox.ejb.outbox.OutboxRelay relayTo(
       OutboxStore store, io.mailbox.connector.spi.MailboxProvider provider) {
+    io.mailbox.ejb.outbox.OutboxPublisher publisher =
+        new io.mailbox.ejb.outbox.OutboxPublisher() {
+          @Override
+          public void publish(io.mailbox.ejb.outbox.OutboxRow row) {
+            provider.post(message(row));
+          }
+
+          @Override
+          public java.util.List<Exception> publishAll(
+              java.util.List<io.mailbox.ejb.outbox.OutboxRow> rows) {
+            try {
+              provider.postAll(rows.stream().map(OutboxBench::message).toList());
+              return java.util.Collections.nCopies(rows.size(), null);
+            } catch (RuntimeException e) {
+              return java.util.Collections.nCopies(rows.size(), e);
+            }
+          }
+        };
     return new io.mailbox.ejb.outbox.OutboxRelay(
         store,
-        row ->
-            provider.post(
-                io.mailbox.connector.api.MailMessage.to(row.address())
-                    .id(row.id())
-                    .body(row.envelope())
-                    .build()),
+        publisher,
         io.mailbox.ejb.outbox.RelaySettings.defaults().withLimits(1000, 1000),
         java.time.Clock.systemUTC(),
         "bench");
+  }
+
+  private static io.mailbox.connector.api.MailMessage message(io.mailbox.ejb.outbox.OutboxRow row) {
+    return io.mailbox.connector.api.MailMessage.to(row.address())
+        .id(row.id())
+        .body(row.envelope())
+        .build();
   }
 
   static double seconds(long startNanos) {

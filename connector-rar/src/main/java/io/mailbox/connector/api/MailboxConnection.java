@@ -23,6 +23,15 @@ public interface MailboxConnection extends AutoCloseable {
    */
   String post(MailMessage message);
 
+  /**
+   * Posts several messages issued together, in order: held together inside a transaction, handed
+   * over in one call outside one (a {@code jdbc:} provider then shares transactions, {@code amqp:}
+   * waits for all confirms once). Every recipient is checked before anything is posted.
+   *
+   * @return the message ids, in order
+   */
+  List<String> postAll(List<MailMessage> messages);
+
   /** Takes the next queued message of an address, auto-acknowledged; empty when none waits. */
   Optional<MailMessage> fetch(String address);
 

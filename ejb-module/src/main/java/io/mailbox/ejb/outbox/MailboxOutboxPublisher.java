@@ -23,6 +23,20 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
     }
   }
 
+  /**
+   * One post call for the rows: if it fails, every row is reported failed (some may have been
+   * stored; the relay retries them and the consumer inbox drops the repeats).
+   */
+  @Override
+  public java.util.List<Exception> publishAll(java.util.List<OutboxRow> rows) {
+    try (MailboxConnection connection = connections.getConnection()) {
+      connection.postAll(rows.stream().map(MailboxOutboxPublisher::message).toList());
+      return java.util.Collections.nCopies(rows.size(), null);
+    } catch (RuntimeException e) {
+      return java.util.Collections.nCopies(rows.size(), e);
+    }
+  }
+
   /** The message a row becomes, whatever carries it. */
   static MailMessage message(OutboxRow row) {
     return MailMessage.to(row.address())

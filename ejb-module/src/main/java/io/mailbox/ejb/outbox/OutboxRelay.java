@@ -4,6 +4,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.ejb.event.IntegrationEventEnvelope;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,9 +12,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Walks the pending set in laps, keyset-paged on position, one row at a time: validate, claim
- * (compare-and-set on the version, with a lease), fence (is there still time to publish and write
- * the outcome?), publish, mark sent. Plain Java over {@link OutboxStore} and {@link
+ * Walks the pending set in laps, keyset-paged on position. Eligible rows are relayed in batches of
+ * distinct ordering keys: claim (compare-and-set on each row's version, with a lease, in one
+ * transaction), validate, fence (is there still time to publish and write the outcome?), publish
+ * (one call), mark sent (one transaction). Plain Java over {@link OutboxStore} and {@link
  * OutboxPublisher}, so its rules are unit-tested without a database.
  *
  * <ul>
@@ -68,139 +70,232 @@ public final class OutboxRelay {
     this.relayId = relayId;
   }
 
-  /** One sweep: at most {@code scanLimit} rows examined and {@code publishLimit} published. */
+  /**
+   * One sweep: at most {@code scanLimit} rows examined and {@code publishLimit} published. Eligible
+   * rows are gathered into batches of distinct ordering keys (at most a page); each batch is
+   * claimed in one transaction, published in one call and marked sent in one transaction.
+   */
   public synchronized SweepResult sweep() {
     long deadline = clock.millis() + settings.sweepDeadline().toMillis();
-    int scanned = 0;
-    int published = 0;
-    int retried = 0;
-    int failed = 0;
-    int blocked = 0;
-    int overlaps = 0;
+    Tally tally = new Tally();
     boolean lapEnded = false;
     sweep:
-    while (scanned < settings.scanLimit() && published < settings.publishLimit()) {
-      List<OutboxRow> page = store.page(cursor, Math.min(100, settings.scanLimit() - scanned));
+    while (tally.scanned < settings.scanLimit() && tally.published < settings.publishLimit()) {
+      List<OutboxRow> page =
+          store.page(cursor, Math.min(PAGE, settings.scanLimit() - tally.scanned));
       if (page.isEmpty()) {
         cursor = null;
         blockedKeys.clear();
         lapEnded = true;
         break;
       }
+      Batch batch = new Batch();
       for (OutboxRow row : page) {
-        if (scanned >= settings.scanLimit() || published >= settings.publishLimit()) {
+        if (tally.scanned >= settings.scanLimit()
+            || tally.published + batch.rows.size() >= settings.publishLimit()) {
+          relay(batch, tally);
           break sweep;
         }
         long now = clock.millis();
         // A row starts only while the claim, publish and status write still fit in the sweep.
         if (now + settings.reservedPerRow().toMillis() > deadline) {
+          relay(batch, tally);
           break sweep;
         }
-        scanned++;
-        cursor = row.position();
         String key = row.blockingKey();
+        if (key != null && batch.keys.contains(key)) {
+          // One row per key in a batch: the earlier one must be out before this one may go.
+          relay(batch, tally);
+          batch = new Batch();
+        }
+        tally.scanned++;
+        cursor = row.position();
         if (key != null && blockedKeys.contains(key)) {
-          blocked++;
+          tally.blocked++;
           continue;
         }
         if (row.status() == OutboxStatus.FAILED
             || row.availableAt() > now
             || row.leaseUntil() + settings.maxClockSkew().toMillis() > now) {
           block(key);
-          blocked++;
+          tally.blocked++;
           continue;
         }
-        switch (relay(row, now)) {
-          case SENT -> published++;
-          case RETRY -> {
-            retried++;
-            block(key);
-          }
-          case FAILED -> {
-            failed++;
-            block(key);
-          }
-          case LOST -> {
-            overlaps++;
-            block(key);
-          }
-          case NOT_CLAIMED -> {
-            blocked++;
-            block(key);
-          }
-        }
+        batch.add(row);
+      }
+      relay(batch, tally);
+    }
+    return new SweepResult(
+        tally.scanned,
+        tally.published,
+        tally.retried,
+        tally.failed,
+        tally.blocked,
+        tally.overlaps,
+        lapEnded);
+  }
+
+  /** Rows of a sweep were published in pages of at most this many. */
+  private static final int PAGE = 100;
+
+  /** What a sweep did so far. */
+  private static final class Tally {
+    int scanned;
+    int published;
+    int retried;
+    int failed;
+    int blocked;
+    int overlaps;
+  }
+
+  /** Eligible rows gathered for one claim, one publish call and one status write. */
+  private static final class Batch {
+    final List<OutboxRow> rows = new ArrayList<>();
+    final Set<String> keys = new HashSet<>();
+
+    void add(OutboxRow row) {
+      rows.add(row);
+      if (row.blockingKey() != null) {
+        keys.add(row.blockingKey());
       }
     }
-    return new SweepResult(scanned, published, retried, failed, blocked, overlaps, lapEnded);
   }
 
-  private enum Outcome {
-    SENT,
-    RETRY,
-    FAILED,
-    LOST,
-    NOT_CLAIMED
-  }
-
-  private Outcome relay(OutboxRow row, long now) {
-    long leaseUntil = now + settings.claimLease().toMillis();
-    if (!store.claim(row.id(), row.claimVersion(), leaseUntil)) {
-      return Outcome.NOT_CLAIMED; // ordinary contention: another relay took it
+  /**
+   * Claims, validates, fences, publishes and settles one batch; a row that fails blocks its key.
+   */
+  private void relay(Batch batch, Tally tally) {
+    if (batch.rows.isEmpty()) {
+      return;
     }
-    long held = row.claimVersion() + 1;
-    String invalid = invalidReason(row);
-    if (invalid != null) {
-      LOG.warning(
-          () ->
-              "Outbox row " + row.id() + " is invalid (" + invalid + "): failed, never published");
-      return settleFailed(row, held, row.attempts(), INVALID_ROW + ": " + invalid);
+    long leaseUntil = clock.millis() + settings.claimLease().toMillis();
+    List<Boolean> claims =
+        store.claimAll(
+            batch.rows.stream()
+                .map(row -> new OutboxStore.Version(row.id(), row.claimVersion()))
+                .toList(),
+            leaseUntil);
+    List<OutboxRow> claimed = new ArrayList<>();
+    for (int i = 0; i < batch.rows.size(); i++) {
+      OutboxRow row = batch.rows.get(i);
+      if (!claims.get(i)) {
+        tally.blocked++; // ordinary contention: another relay took it
+        block(row.blockingKey());
+        continue;
+      }
+      String invalid = invalidReason(row);
+      if (invalid != null) {
+        LOG.warning(
+            () ->
+                "Outbox row "
+                    + row.id()
+                    + " is invalid ("
+                    + invalid
+                    + "): failed, never published");
+        count(
+            settleFailed(row, row.claimVersion() + 1, row.attempts(), INVALID_ROW + ": " + invalid),
+            tally);
+        block(row.blockingKey());
+        continue;
+      }
+      claimed.add(row);
+    }
+    if (claimed.isEmpty()) {
+      return;
     }
     // The fence: publish only while the claim still covers the publish, the status write and skew.
     if (clock.millis() + settings.reservedPerRow().toMillis() > leaseUntil) {
-      LOG.warning(
-          () ->
-              "Outbox relay "
-                  + relayId
-                  + " fenced row "
-                  + row.id()
-                  + ": its claim would expire mid-publish");
-      listener.overlap("fenced");
-      return Outcome.LOST;
-    }
-    try {
-      publisher.publish(row);
-    } catch (Exception e) {
-      listener.publishFailed(row.topic());
-      int attempts = row.attempts() + 1;
-      String error = bounded(e);
-      if (attempts >= settings.maxAttempts()) {
-        LOG.log(
-            Level.WARNING,
-            "Outbox row {0} failed after {1} attempts: {2}",
-            new Object[] {row.id(), attempts, error});
-        return settleFailed(row, held, attempts, error);
+      for (OutboxRow row : claimed) {
+        LOG.warning(
+            () ->
+                "Outbox relay "
+                    + relayId
+                    + " fenced row "
+                    + row.id()
+                    + ": its claim would expire mid-publish");
+        listener.overlap("fenced");
+        tally.overlaps++;
+        block(row.blockingKey());
       }
-      long next = clock.millis() + settings.backoffAfter(attempts).toMillis();
-      if (store.markRetry(row.id(), held, attempts, next, error)) {
-        return Outcome.RETRY;
+      return;
+    }
+    List<Exception> failures = publisher.publishAll(claimed);
+    List<OutboxRow> published = new ArrayList<>();
+    for (int i = 0; i < claimed.size(); i++) {
+      OutboxRow row = claimed.get(i);
+      Exception failure = failures.get(i);
+      if (failure == null) {
+        published.add(row);
+      } else {
+        count(settlePublishFailure(row, failure), tally);
+        block(row.blockingKey());
       }
-      listener.overlap("claim-lost");
-      return Outcome.LOST;
     }
-    // Mark SENT only after the provider accepted it: a crash in between re-sends, never loses.
-    if (!store.markSent(row.id(), held, clock.millis(), relayId)) {
-      LOG.warning(
-          () ->
-              "Outbox relay "
-                  + relayId
-                  + " lost the claim on "
-                  + row.id()
-                  + " after publishing it (duplicate possible)");
-      listener.overlap("claim-lost");
-      return Outcome.LOST;
+    if (published.isEmpty()) {
+      return;
     }
-    listener.published(row.topic());
-    return Outcome.SENT;
+    // Marked SENT only after the provider accepted them: a crash in between re-sends, never loses.
+    List<Boolean> marked =
+        store.markAllSent(
+            published.stream()
+                .map(row -> new OutboxStore.Version(row.id(), row.claimVersion() + 1))
+                .toList(),
+            clock.millis(),
+            relayId);
+    for (int i = 0; i < published.size(); i++) {
+      OutboxRow row = published.get(i);
+      if (marked.get(i)) {
+        listener.published(row.topic());
+        tally.published++;
+      } else {
+        LOG.warning(
+            () ->
+                "Outbox relay "
+                    + relayId
+                    + " lost the claim on "
+                    + row.id()
+                    + " after publishing it (duplicate possible)");
+        listener.overlap("claim-lost");
+        tally.overlaps++;
+        block(row.blockingKey());
+      }
+    }
+  }
+
+  private void count(Outcome outcome, Tally tally) {
+    switch (outcome) {
+      case RETRY -> tally.retried++;
+      case FAILED -> tally.failed++;
+      case LOST -> tally.overlaps++;
+      default -> throw new IllegalStateException("not a failure outcome: " + outcome);
+    }
+  }
+
+  private enum Outcome {
+    RETRY,
+    FAILED,
+    LOST
+  }
+
+  /** A failed publish backs off; after {@code maxAttempts} the row is failed for good. */
+  private Outcome settlePublishFailure(OutboxRow row, Exception e) {
+    long held = row.claimVersion() + 1;
+    listener.publishFailed(row.topic());
+    int attempts = row.attempts() + 1;
+    String error = bounded(e);
+    if (attempts >= settings.maxAttempts()) {
+      LOG.log(
+          Level.WARNING,
+          "Outbox row {0} failed after {1} attempts: {2}",
+          new Object[] {row.id(), attempts, error});
+      return settleFailed(row, held, attempts, error);
+    }
+    long next = clock.millis() + settings.backoffAfter(attempts).toMillis();
+    if (store.markRetry(row.id(), held, attempts, next, error)) {
+      return Outcome.RETRY;
+    }
+    listener.overlap("claim-lost");
+    return Outcome.LOST;
   }
 
   private Outcome settleFailed(OutboxRow row, long held, int attempts, String error) {

@@ -19,6 +19,19 @@ public interface OutboxStore {
   /** Settles a claimed row as sent. False when the claim was lost. */
   boolean markSent(String id, long heldVersion, long now, String sentBy);
 
+  /** A row and a claim version: the one expected by a claim, or the one held after it. */
+  record Version(String id, long version) {}
+
+  /** {@link #claim} for several rows in one transaction; one answer per row, in order. */
+  default List<Boolean> claimAll(List<Version> expected, long leaseUntil) {
+    return expected.stream().map(row -> claim(row.id(), row.version(), leaseUntil)).toList();
+  }
+
+  /** {@link #markSent} for several held rows in one transaction; one answer per row, in order. */
+  default List<Boolean> markAllSent(List<Version> held, long now, String sentBy) {
+    return held.stream().map(row -> markSent(row.id(), row.version(), now, sentBy)).toList();
+  }
+
   /** Records a failed attempt and when the next may start. False when the claim was lost. */
   boolean markRetry(String id, long heldVersion, int attempts, long availableAt, String error);
 

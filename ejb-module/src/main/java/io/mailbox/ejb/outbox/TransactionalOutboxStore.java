@@ -43,6 +43,16 @@ public class TransactionalOutboxStore implements OutboxStore {
   }
 
   @Override
+  public List<Boolean> claimAll(List<Version> expected, long leaseUntil) {
+    return queries().claimAll(expected, leaseUntil);
+  }
+
+  @Override
+  public List<Boolean> markAllSent(List<Version> held, long now, String sentBy) {
+    return queries().markAllSent(held, now, sentBy);
+  }
+
+  @Override
   public boolean markRetry(
       String id, long heldVersion, int attempts, long availableAt, String error) {
     return queries().markRetry(id, heldVersion, attempts, availableAt, error);

@@ -32,6 +32,11 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
+  public List<String> postAll(List<MailMessage> messages) {
+    return open().postAll(messages);
+  }
+
+  @Override
   public Optional<MailMessage> fetch(String address) {
     return kernel().fetch(address);
   }

@@ -58,6 +58,16 @@ final class MailboxManagedConnection implements ManagedConnection {
     return message.id();
   }
 
+  /** As {@link #post}, for messages issued together: all checked, then held or handed over. */
+  java.util.List<String> postAll(java.util.List<MailMessage> messages) {
+    Mailbox kernel = kernel();
+    messages.forEach(message -> kernel.requireProvider(message.to().scheme()));
+    if (!transactionalPosts.holdAllIfActive(messages)) {
+      kernel.postAll(messages);
+    }
+    return messages.stream().map(MailMessage::id).toList();
+  }
+
   TransactionalPosts transactionalPosts() {
     return transactionalPosts;
   }

@@ -32,6 +32,16 @@ final class TransactionalPosts {
     return active;
   }
 
+  /**
+   * Holds all the messages if a transaction is active; returns false (holding nothing) otherwise.
+   */
+  synchronized boolean holdAllIfActive(List<MailMessage> messages) {
+    if (active) {
+      held.addAll(messages);
+    }
+    return active;
+  }
+
   synchronized int heldCount() {
     return held.size();
   }
