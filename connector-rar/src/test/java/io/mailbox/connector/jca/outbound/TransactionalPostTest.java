@@ -71,6 +71,35 @@ class TransactionalPostTest {
   }
 
   @Test
+  void postsIssuedTogetherAreHeldTogetherAndDeliveredInOrderAtCommit() throws Exception {
+    XAResource xa = managed.getXAResource();
+    Xid xid = new TestXid(4);
+    xa.start(xid, XAResource.TMNOFLAGS);
+    java.util.List<String> ids =
+        connection.postAll(
+            java.util.List.of(
+                MailMessage.to(INBOX).id("first").body("{}").build(),
+                MailMessage.to(INBOX).id("second").body("{}").build()));
+    xa.end(xid, XAResource.TMSUCCESS);
+
+    assertThat(ids).containsExactly("first", "second");
+    assertThat(unread()).as("held while the transaction is open").isZero();
+    xa.commit(xid, true);
+    assertThat(adapter.kernel().fetch(INBOX).orElseThrow().id()).isEqualTo("first");
+    assertThat(adapter.kernel().fetch(INBOX).orElseThrow().id()).isEqualTo("second");
+  }
+
+  @Test
+  void postsIssuedTogetherWithAnUnknownSchemeAreRefusedBeforeAnyIsPostedOrHeld() {
+    assertThatThrownBy(
+            () ->
+                connection.postAll(
+                    java.util.List.of(letter(), MailMessage.to("amqp:x@y/z").body("{}").build())))
+        .hasMessageStartingWith("MBX-1003");
+    assertThat(unread()).isZero();
+  }
+
+  @Test
   void onePhaseCommitDeliversToo() throws Exception {
     XAResource xa = managed.getXAResource();
     Xid xid = new TestXid(2);
