@@ -184,8 +184,29 @@ class MailboxTest {
     assertThat(mailbox.purgeParked("mem:a@b")).isZero();
   }
 
+  @Test
+  void aProviderThatCannotReachItsBrokerTakesTheSnapshotOfflineUntilItCanAgain() {
+    BlindProvider broker = new BlindProvider();
+    mailbox.register(broker);
+    broker.start();
+
+    broker.reachable = false;
+    assertThat(mailbox.snapshot().state()).isEqualTo(AddressState.OFFLINE);
+    broker.reachable = true;
+    assertThat(mailbox.snapshot().state())
+        .as("back up; degraded only because it cannot enumerate")
+        .isEqualTo(AddressState.DEGRADED);
+  }
+
   /** A provider that, like a broker, cannot list its addresses, recover or park. */
   private static final class BlindProvider extends MailboxProvider {
+    volatile boolean reachable = true;
+
+    @Override
+    public boolean reachable() {
+      return reachable;
+    }
+
     BlindProvider() {
       super(Clock.systemUTC(), new ManualScheduler(new ManualClock(java.time.Instant.EPOCH)));
     }
