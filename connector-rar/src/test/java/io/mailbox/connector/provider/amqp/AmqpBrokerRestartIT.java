@@ -68,12 +68,18 @@ class AmqpBrokerRestartIT {
 
     Set<String> confirmed = ConcurrentHashMap.newKeySet();
     AtomicInteger failedCalls = new AtomicInteger();
+    // Posting is fast: the poster holds after the first third until the broker is really down, so
+    // the rest of the run is posted across the outage, not before it.
+    java.util.concurrent.CountDownLatch brokerDown = new java.util.concurrent.CountDownLatch(1);
 
     ExecutorService poster = Executors.newSingleThreadExecutor();
     Future<?> posting =
         poster.submit(
             () -> {
               for (int start = 0; start < MESSAGES; start += PER_CALL) {
+                if (start == 3_000) {
+                  brokerDown.await(60, TimeUnit.SECONDS);
+                }
                 List<MailMessage> call = new ArrayList<>();
                 for (int i = start; i < start + PER_CALL; i++) {
                   call.add(MailMessage.to(inbox).id("m-" + i).body("{\"n\":" + i + "}").build());
@@ -98,6 +104,7 @@ class AmqpBrokerRestartIT {
     RabbitMq.rabbitmqctl("stop_app");
     Eventually.await(
         "the provider sees the broker gone", Duration.ofSeconds(20), () -> !provider.reachable());
+    brokerDown.countDown();
     Thread.sleep(2_000);
     RabbitMq.rabbitmqctl("start_app");
     Eventually.await(
