@@ -27,6 +27,32 @@ public class ConsoleAccountProducer {
     LOG.info(() -> "Console sign-in account: " + account.username());
   }
 
+  /** Config key of the extra accounts, {@code name:viewer|operator,...}. */
+  public static final String USERS_KEY = "mailbox.users";
+
+  /**
+   * Everyone who may sign in: the console account (operator) and {@code mailbox.users}. Accounts
+   * that were left out are logged by name and reason, never with a password.
+   */
+  @Produces
+  @Singleton
+  Members members(ConsoleAccount console) {
+    Config config = ConfigProvider.getConfig();
+    Members members =
+        Members.of(
+            console,
+            config.getOptionalValue(USERS_KEY, String.class).orElse(null),
+            name -> config.getOptionalValue("mailbox.user." + name + ".password", String.class));
+    members.refused().forEach(reason -> LOG.warning("Account left out: " + reason));
+    LOG.info(
+        () ->
+            "Accounts: "
+                + members.all().stream()
+                    .map(m -> m.account().username() + " " + m.roles())
+                    .toList());
+    return members;
+  }
+
   // @Singleton, not @ApplicationScoped: the account is an immutable final class and needs no proxy.
   @Produces
   @Singleton

@@ -37,6 +37,8 @@ class RunScriptSmokeIT {
   private static final Path DATA = Path.of(System.getProperty("mailbox.testData")).toAbsolutePath();
   private static final String USERNAME = "smoke-operator";
   private static final String PASSWORD = UUID.randomUUID().toString();
+  private static final String VIEWER = "smoke-viewer";
+  private static final String VIEWER_PASSWORD = UUID.randomUUID().toString();
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -63,6 +65,8 @@ class RunScriptSmokeIT {
     start.environment().put("MAILBOX_DATA", DATA.toString());
     start.environment().put("MAILBOX_CONSOLE_USERNAME", USERNAME);
     start.environment().put("MAILBOX_CONSOLE_PASSWORD", PASSWORD);
+    start.environment().put("MAILBOX_USERS", VIEWER + ":viewer");
+    start.environment().put("MAILBOX_USER_SMOKE_VIEWER_PASSWORD", VIEWER_PASSWORD);
     Process script = start.start();
     boolean finished = script.waitFor(6, TimeUnit.MINUTES);
     scriptOutput = Files.readString(output);
@@ -106,17 +110,25 @@ class RunScriptSmokeIT {
       assertThat(
               count(
                   db,
-                  "SELECT COUNT(*) FROM MBX_AUDIT WHERE ACTOR = '"
+                  "SELECT COUNT(*) FROM MBX_AUDIT WHERE ACTION = 'console.sign-in' AND ACTOR = '"
                       + USERNAME
                       + "' AND RESULT = 'SUCCEEDED'"))
           .isEqualTo(1);
       assertThat(
               count(
                   db,
-                  "SELECT COUNT(*) FROM MBX_AUDIT WHERE ACTOR = '"
+                  "SELECT COUNT(*) FROM MBX_AUDIT WHERE ACTION = 'console.sign-in' AND ACTOR = '"
                       + USERNAME
                       + "' AND RESULT = 'REFUSED'"))
           .isEqualTo(1);
+      assertThat(
+              count(
+                  db,
+                  "SELECT COUNT(*) FROM MBX_AUDIT WHERE ACTION = 'address.recover' AND ACTOR = '"
+                      + USERNAME
+                      + "'"))
+          .as("the API's changes are audited in the same table")
+          .isPositive();
       assertThat(count(db, "SELECT COUNT(*) FROM SHOP_ORDER")).isEqualTo(COMMITTED_ORDERS);
       assertThat(
               count(
@@ -259,6 +271,115 @@ class RunScriptSmokeIT {
         .contains("outbox_published_total")
         .contains("topic=\"orders.placed.v1\"")
         .contains("outbox_pending_rows");
+  }
+
+  // ---- the admin API ----------------------------------------------------------------------------
+
+  private static final String INBOX = "jdbc:shipping@shop/orders";
+
+  /** Every endpoint: method, path, body (null for none), and whether it changes anything. */
+  private static final java.util.List<String[]> ENDPOINTS =
+      java.util.List.of(
+          new String[] {"GET", "/console/api/snapshot", null},
+          new String[] {"GET", "/console/api/addresses?address=" + INBOX, null},
+          new String[] {"GET", "/console/api/outbox", null},
+          new String[] {"GET", "/console/api/outbox/rows?status=failed", null},
+          new String[] {"GET", "/console/api/audit?limit=5", null},
+          new String[] {"GET", "/console/api/parked?address=" + INBOX, null},
+          new String[] {"POST", "/console/api/addresses/recover?address=" + INBOX, ""},
+          new String[] {
+            "POST", "/console/api/outbox/release", "{\"ids\":[\"none\"],\"retry\":true}"
+          },
+          new String[] {"DELETE", "/console/api/parked?address=" + INBOX + "&key=none", null});
+
+  private static HttpResponse<String> api(String[] endpoint, String user, String password)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url(endpoint[1]))).timeout(Duration.ofSeconds(20));
+    if (user != null) {
+      String basic =
+          java.util.Base64.getEncoder()
+              .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+      request.header("Authorization", "Basic " + basic);
+    }
+    if (endpoint[2] != null) {
+      request.header("Content-Type", "application/json");
+    }
+    request.method(
+        endpoint[0],
+        endpoint[2] == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(endpoint[2]));
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void theAdminApiAnswersEveryEndpointByRole() throws Exception {
+    for (String[] endpoint : ENDPOINTS) {
+      String what = endpoint[0] + " " + endpoint[1];
+      boolean changes = !endpoint[0].equals("GET");
+      assertThat(api(endpoint, null, null).statusCode()).as("anonymous " + what).isEqualTo(401);
+      assertThat(api(endpoint, VIEWER, "wrong").statusCode())
+          .as("bad password " + what)
+          .isEqualTo(401);
+      assertThat(api(endpoint, VIEWER, VIEWER_PASSWORD).statusCode())
+          .as("viewer " + what)
+          .isEqualTo(changes ? 403 : 200);
+      HttpResponse<String> operator = api(endpoint, USERNAME, PASSWORD);
+      assertThat(operator.statusCode())
+          .as("operator " + what + ": " + operator.body())
+          .isEqualTo(200);
+      assertThat(operator.headers().firstValue("Content-Type").orElse(""))
+          .startsWith("application/json");
+    }
+  }
+
+  @Test
+  void everyChangeThroughTheApiIsAuditedWithWhoDidIt() throws Exception {
+    for (String[] endpoint : ENDPOINTS) {
+      if (!endpoint[0].equals("GET")) {
+        assertThat(api(endpoint, USERNAME, PASSWORD).statusCode()).isEqualTo(200);
+      }
+    }
+
+    String audit =
+        api(new String[] {"GET", "/console/api/audit?limit=50", null}, VIEWER, VIEWER_PASSWORD)
+            .body();
+    assertThat(audit)
+        .contains("\"action\":\"address.recover\"")
+        .contains("\"action\":\"outbox.release-retry\"")
+        .contains("\"action\":\"parked.purge\"")
+        .contains("\"actor\":\"" + USERNAME + "\"");
+  }
+
+  @Test
+  void badApiInputIsRefusedWithAStableCode() throws Exception {
+    HttpResponse<String> malformed =
+        api(
+            new String[] {"GET", "/console/api/addresses?address=nope", null},
+            VIEWER,
+            VIEWER_PASSWORD);
+    HttpResponse<String> noIds =
+        api(
+            new String[] {"POST", "/console/api/outbox/release", "{\"retry\":true}"},
+            USERNAME,
+            PASSWORD);
+    HttpResponse<String> badLimit =
+        api(new String[] {"GET", "/console/api/audit?limit=0", null}, VIEWER, VIEWER_PASSWORD);
+
+    assertThat(malformed.statusCode()).isEqualTo(400);
+    assertThat(malformed.body()).contains("\"code\":\"MBX-1001\"");
+    assertThat(noIds.statusCode()).isEqualTo(400);
+    assertThat(noIds.body()).contains("\"code\":\"MBX-1008\"");
+    assertThat(badLimit.statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void theServerPublishesTheApisOpenApiDocument() throws Exception {
+    HttpResponse<String> openApi = get("/openapi");
+
+    assertThat(openApi.statusCode()).isEqualTo(200);
+    assertThat(openApi.body()).contains("/api/snapshot").contains("/api/outbox/release");
   }
 
   @Test

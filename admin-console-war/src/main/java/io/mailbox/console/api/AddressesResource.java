@@ -1,0 +1,77 @@
+package io.mailbox.console.api;
+
+import io.mailbox.connector.api.RecoverResult;
+import io.mailbox.ejb.operations.MailboxOperations;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+
+/** Every mailbox at a glance, one mailbox, and what an operator does to one. */
+@Path("")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class AddressesResource {
+  @EJB MailboxOperations operations;
+  @Context SecurityContext caller;
+
+  /** The status of every address of every provider. */
+  @GET
+  @Path("snapshot")
+  public JsonObject snapshot() {
+    return JsonViews.snapshot(operations.snapshot());
+  }
+
+  /** One address ({@code ?address=jdbc:orders@shop/placed}). */
+  @GET
+  @Path("addresses")
+  public JsonObject status(@QueryParam("address") String address) {
+    return JsonViews.status(operations.status(Requests.required("address", address)));
+  }
+
+  /** Returns the address's expired leases to its queue. */
+  @POST
+  @Path("addresses/recover")
+  public JsonObject recover(@QueryParam("address") String address) {
+    RecoverResult result =
+        operations.recover(Requests.actor(caller), Requests.required("address", address));
+    return Json.createObjectBuilder()
+        .add("supported", result.supported())
+        .add("reclaimed", result.reclaimed())
+        .build();
+  }
+
+  /** Read-only copies of the parked records of an address (bounded body previews). */
+  @GET
+  @Path("parked")
+  public JsonObject parked(
+      @QueryParam("address") String address, @QueryParam("limit") @DefaultValue("50") int limit) {
+    return Json.createObjectBuilder()
+        .add(
+            "records",
+            JsonViews.array(
+                operations.parked(Requests.required("address", address), Requests.limit(limit)),
+                JsonViews::message))
+        .build();
+  }
+
+  /** Purges one parked record ({@code key}) or, without a key, all of the address. */
+  @DELETE
+  @Path("parked")
+  public JsonObject purgeParked(
+      @QueryParam("address") String address, @QueryParam("key") String key) {
+    int removed =
+        operations.purgeParked(Requests.actor(caller), Requests.required("address", address), key);
+    return Json.createObjectBuilder().add("removed", removed).build();
+  }
+}

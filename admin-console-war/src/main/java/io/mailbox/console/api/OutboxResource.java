@@ -1,0 +1,83 @@
+package io.mailbox.console.api;
+
+import io.mailbox.ejb.operations.OutboxOperations;
+import io.mailbox.ejb.outbox.OutboxStatus;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+import java.util.List;
+import java.util.Locale;
+
+/** The transactional outbox: counts, rows, and releasing failed rows. */
+@Path("outbox")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class OutboxResource {
+  @EJB OutboxOperations operations;
+  @Context SecurityContext caller;
+
+  /** Pending, failed and invalid rows, the oldest pending age, parked inbox deliveries. */
+  @GET
+  public JsonObject summary() {
+    return JsonViews.outbox(operations.summary());
+  }
+
+  /** Rows of one status ({@code pending}, {@code failed}, {@code sent}), oldest first. */
+  @GET
+  @Path("rows")
+  public JsonObject rows(
+      @QueryParam("status") @DefaultValue("failed") String status,
+      @QueryParam("limit") @DefaultValue("50") int limit) {
+    OutboxStatus wanted;
+    try {
+      wanted = OutboxStatus.valueOf(status.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new Requests.BadRequest("MBX-1008", "status must be one of pending, failed, sent");
+    }
+    return Json.createObjectBuilder()
+        .add(
+            "rows", JsonViews.array(operations.rows(wanted, Requests.limit(limit)), JsonViews::row))
+        .build();
+  }
+
+  /**
+   * Releases failed rows: {@code {"ids": ["..."], "retry": true}} returns them to pending with zero
+   * attempts; {@code "retry": false} discards them.
+   */
+  @POST
+  @Path("release")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public JsonObject release(JsonObject request) {
+    if (request == null
+        || !request.containsKey("ids")
+        || request.get("ids").getValueType() != jakarta.json.JsonValue.ValueType.ARRAY
+        || !request.containsKey("retry")) {
+      throw new Requests.BadRequest("MBX-1008", "expected {\"ids\": [...], \"retry\": true|false}");
+    }
+    List<String> ids =
+        request.getJsonArray("ids").getValuesAs(JsonString.class).stream()
+            .map(JsonString::getString)
+            .toList();
+    if (ids.isEmpty() || ids.size() > 1000) {
+      throw new Requests.BadRequest("MBX-1008", "ids must name 1 to 1000 rows");
+    }
+    int released =
+        operations.releaseOutbox(Requests.actor(caller), ids, request.getBoolean("retry"));
+    return Json.createObjectBuilder()
+        .add("requested", ids.size())
+        .add("released", released)
+        .build();
+  }
+}
