@@ -1,21 +1,24 @@
 import '@vaadin/polymer-legacy-adapter/style-modules.js';
 import '@vaadin/vertical-layout/src/vaadin-vertical-layout.js';
+import '@vaadin/app-layout/src/vaadin-app-layout.js';
+import '@vaadin/button/src/vaadin-button.js';
+import '@vaadin/tooltip/src/vaadin-tooltip.js';
+import 'Frontend/generated/jar-resources/disableOnClickFunctions.js';
+import '@vaadin/horizontal-layout/src/vaadin-horizontal-layout.js';
+import '@vaadin/side-nav/src/vaadin-side-nav.js';
+import '@vaadin/side-nav/src/vaadin-side-nav-item.js';
 import '@vaadin/grid/src/vaadin-grid.js';
 import '@vaadin/grid/src/vaadin-grid-column.js';
 import '@vaadin/grid/src/vaadin-grid-sorter.js';
 import '@vaadin/checkbox/src/vaadin-checkbox.js';
 import 'Frontend/generated/jar-resources/flow-component-renderer.js';
 import 'Frontend/generated/jar-resources/gridConnector.ts';
-import '@vaadin/tooltip/src/vaadin-tooltip.js';
 import 'Frontend/generated/jar-resources/vaadin-grid-flow-selection-column.js';
 import '@vaadin/grid/src/vaadin-grid-column-group.js';
 import 'Frontend/generated/jar-resources/lit-renderer.ts';
 import '@vaadin/context-menu/src/vaadin-context-menu.js';
 import 'Frontend/generated/jar-resources/contextMenuConnector.js';
 import 'Frontend/generated/jar-resources/contextMenuTargetConnector.js';
-import 'Frontend/generated/jar-resources/disableOnClickFunctions.js';
-import '@vaadin/horizontal-layout/src/vaadin-horizontal-layout.js';
-import '@vaadin/button/src/vaadin-button.js';
 import '@vaadin/text-field/src/vaadin-text-field.js';
 import '@vaadin/password-field/src/vaadin-password-field.js';
 import '@vaadin/common-frontend/ConnectionIndicator.js';
@@ -26,7 +29,21 @@ import '@vaadin/vaadin-lumo-styles/spacing.js';
 import '@vaadin/vaadin-lumo-styles/style.js';
 import '@vaadin/vaadin-lumo-styles/vaadin-iconset.js';
 import 'Frontend/generated/jar-resources/ReactRouterOutletElement.tsx';
-const loadOnDemand = (key) => { return Promise.resolve(0); }
+
+const loadOnDemand = (key) => {
+  const pending = [];
+  if (key === '3a81c30f6239cee7c789c5d49ea1a242edcf5a7c85826971530b711f1603a2ca') {
+    pending.push(import('./chunks/chunk-f61cf0b0fbafe486915e122eb51d00b9676701a277301e7d55611dc3f9315b11.js'));
+  }
+  if (key === '984bf9a3c2de97fd07d44873cca8ba777735f703e168641cf4817f543861f958') {
+    pending.push(import('./chunks/chunk-e142fff6adda27b9b3135bec836fc2216bcdf8197efeff3671a5ef6424bc4211.js'));
+  }
+  if (key === 'db57dce4159669cb94f9e35e84e0d83f4c7b0bf8ae6e7866cb5364da28f3343e') {
+    pending.push(import('./chunks/chunk-567ddb5e1f1235e798bd6323286efe1c58193960396fcfe45c3a7735d14c949b.js'));
+  }
+  return Promise.all(pending);
+}
+
 window.Vaadin = window.Vaadin || {};
 window.Vaadin.Flow = window.Vaadin.Flow || {};
 window.Vaadin.Flow.loadOnDemand = loadOnDemand;

@@ -2,21 +2,16 @@ package io.mailbox.console.dashboard;
 
 import com.vaadin.flow.component.AttachEvent;
 import com.vaadin.flow.component.DetachEvent;
-import com.vaadin.flow.component.button.Button;
-import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.Span;
-import com.vaadin.flow.component.orderedlayout.FlexComponent.Alignment;
-import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.shared.Registration;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.Snapshot;
-import io.mailbox.console.security.ConsoleAccessControl;
 import io.mailbox.ejb.operations.MailboxOperations;
 import jakarta.ejb.EJBException;
 import jakarta.inject.Inject;
@@ -25,7 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** Every address of every provider, with its state and counts, refreshed every two seconds. */
-@Route("")
+@Route(value = "", layout = io.mailbox.console.layout.ConsoleLayout.class)
 @PageTitle("Dashboard · Mailbox")
 public class DashboardView extends VerticalLayout {
   static final int REFRESH_MILLIS = 2000;
@@ -36,33 +31,14 @@ public class DashboardView extends VerticalLayout {
   private Registration polling;
 
   @Inject
-  public DashboardView(MailboxOperations operations, ConsoleAccessControl accessControl) {
+  public DashboardView(MailboxOperations operations) {
     this.operations = operations;
     setSizeFull();
-    add(header(accessControl), summary, configureGrid());
-    summary.setId("summary");
-    refresh();
-  }
-
-  private HorizontalLayout header(ConsoleAccessControl accessControl) {
     H2 title = new H2("Mailboxes");
     title.getStyle().set("margin", "0");
-    Span user = new Span("Signed in as " + accessControl.signedInUser().orElse("?"));
-    user.setId("signed-in-user");
-    Button signOut =
-        new Button(
-            "Sign out",
-            click -> {
-              accessControl.signOut();
-              getUI().ifPresent(ui -> ui.getPage().setLocation("login"));
-            });
-    signOut.setId("sign-out");
-    signOut.addThemeVariants(ButtonVariant.LUMO_TERTIARY);
-    HorizontalLayout header = new HorizontalLayout(title, user, signOut);
-    header.setWidthFull();
-    header.setAlignItems(Alignment.BASELINE);
-    header.expand(title);
-    return header;
+    add(title, summary, configureGrid());
+    summary.setId("summary");
+    refresh();
   }
 
   private Grid<AddressRow> configureGrid() {

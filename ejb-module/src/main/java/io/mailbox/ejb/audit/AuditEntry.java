@@ -53,7 +53,8 @@ public class AuditEntry {
     // for JPA
   }
 
-  AuditEntry(
+  /** A new entry (the audit log records it; tests build their own). */
+  public AuditEntry(
       Instant occurredAt,
       String actor,
       String action,

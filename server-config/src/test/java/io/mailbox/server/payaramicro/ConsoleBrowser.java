@@ -70,6 +70,11 @@ final class ConsoleBrowser implements AutoCloseable {
     waitFor(id).click();
   }
 
+  /** Whether an element with this id exists on the page now (a hidden control does not). */
+  boolean has(String id) {
+    return !driver.findElements(By.id(id)).isEmpty();
+  }
+
   void signIn(String username, String password) {
     type("username", username);
     type("password", password);

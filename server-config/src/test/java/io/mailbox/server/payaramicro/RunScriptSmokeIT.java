@@ -100,9 +100,9 @@ class RunScriptSmokeIT {
 
   /**
    * What the server committed is on disk in the data folder once it is gone (a restart finds it),
-   * read straight from the H2 file: the audited sign-ins; for the two committed orders (the
-   * rolled-back one left nothing) both events sent through the outbox, the API's and the outbox
-   * channel's; one inbox marker and one invoice per order.
+   * read straight from the H2 file: the audited sign-ins and API changes; for the two committed
+   * orders (the rolled-back one left nothing) both events sent through the outbox, the API's and
+   * the outbox channel's; one inbox marker and one invoice per order.
    */
   private static void assertCommittedRowsOutliveTheServer() throws Exception {
     String url = "jdbc:h2:" + DATA.resolve("h2/mailbox") + ";MODE=LEGACY;IFEXISTS=TRUE";
@@ -113,7 +113,8 @@ class RunScriptSmokeIT {
                   "SELECT COUNT(*) FROM MBX_AUDIT WHERE ACTION = 'console.sign-in' AND ACTOR = '"
                       + USERNAME
                       + "' AND RESULT = 'SUCCEEDED'"))
-          .isEqualTo(1);
+          .as("the operator signed in twice: the dashboard test and the views test")
+          .isEqualTo(2);
       assertThat(
               count(
                   db,
@@ -213,9 +214,57 @@ class RunScriptSmokeIT {
       browser.waitForGridCell("jdbc://shipping@shop/orders");
 
       assertThat(browser.title()).isEqualTo("Dashboard · Mailbox");
-      assertThat(browser.waitFor("signed-in-user").getText()).isEqualTo("Signed in as " + USERNAME);
+      assertThat(browser.waitFor("signed-in-user").getText())
+          .isEqualTo("Signed in as " + USERNAME + " (operator)");
       assertThat(browser.waitFor("summary").getText()).contains("online");
       browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/dashboard.png"));
+    }
+  }
+
+  @Test
+  void anOperatorSeesTheOutboxParkedAndAuditViewsWithTheirControls() throws Exception {
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      browser.signIn(USERNAME, PASSWORD);
+      browser.waitFor("navigation");
+      assertThat(browser.waitFor("signed-in-user").getText()).contains("(operator)");
+
+      browser.open(url("/console/outbox"));
+      assertThat(browser.waitFor("outbox-summary").getText()).contains("pending");
+      assertThat(browser.has("release-retry")).isTrue();
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/outbox.png"));
+
+      browser.open(url("/console/parked"));
+      browser.waitFor("parked-address");
+      assertThat(browser.has("purge-all")).isTrue();
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/parked.png"));
+
+      browser.open(url("/console/audit"));
+      browser.waitFor("audit-entries");
+      browser.waitForGridCell("console.sign-in");
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/audit.png"));
+    }
+  }
+
+  @Test
+  void aViewerSeesEveryViewButNoControlThatChangesAnything() throws Exception {
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      browser.signIn(VIEWER, VIEWER_PASSWORD);
+      assertThat(browser.waitFor("signed-in-user").getText()).contains("viewer, read only");
+
+      browser.open(url("/console/outbox"));
+      browser.waitFor("outbox-summary");
+      assertThat(browser.has("release-retry")).isFalse();
+      assertThat(browser.has("release-discard")).isFalse();
+
+      browser.open(url("/console/parked"));
+      browser.waitFor("parked-address");
+      assertThat(browser.has("purge-selected")).isFalse();
+      assertThat(browser.has("purge-all")).isFalse();
+
+      browser.open(url("/console/audit"));
+      browser.waitFor("audit-entries");
     }
   }
 
