@@ -9,6 +9,8 @@ import java.time.Instant;
  *
  * @param subscribers the provider's {@code <scheme>.subscriberCount}, or -1 when it does not report
  *     one
+ * @param overdue in-flight copies whose lease ended ({@code <scheme>.overdueInFlightCount}), or -1
+ * @param parked records parked at the address ({@code <scheme>.parkedCount}), or -1
  */
 public record AddressRow(
     String address,
@@ -17,19 +19,35 @@ public record AddressRow(
     long unread,
     long inFlight,
     long subscribers,
-    Instant lastActivity) {
+    Instant lastActivity,
+    long overdue,
+    long parked) {
 
   static AddressRow of(AddressStatus status) {
     String scheme = status.address().scheme();
-    Object subscribers = status.extensions().get(scheme + ".subscriberCount");
     return new AddressRow(
         status.address().toString(),
         scheme,
         status.state().label(),
         status.unreadCount(),
         status.inFlightCount(),
-        subscribers instanceof Number n ? n.longValue() : -1,
-        status.lastActivity());
+        count(status, scheme + ".subscriberCount"),
+        status.lastActivity(),
+        count(status, scheme + ".overdueInFlightCount"),
+        count(status, scheme + ".parkedCount"));
+  }
+
+  private static long count(AddressStatus status, String key) {
+    return status.extensions().get(key) instanceof Number n ? n.longValue() : -1;
+  }
+
+  /** Whether an operator should look: not online, leases overdue, or records parked. */
+  boolean needsAttention() {
+    return !(state.equals("online") || state.equals("unknown")) || overdue > 0 || parked > 0;
+  }
+
+  static String countText(long count) {
+    return count < 0 ? "–" : Long.toString(count);
   }
 
   /**

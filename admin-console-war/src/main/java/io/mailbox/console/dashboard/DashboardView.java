@@ -26,17 +26,28 @@ public class DashboardView extends VerticalLayout {
   static final int REFRESH_MILLIS = 2000;
 
   private final MailboxOperations operations;
+  private final BacklogHistory history;
   private final Grid<AddressRow> grid = new Grid<>(AddressRow.class, false);
   private final Span summary = new Span();
+  private final com.vaadin.flow.component.textfield.TextField filter =
+      new com.vaadin.flow.component.textfield.TextField();
+  private List<AddressRow> rows = List.of();
   private Registration polling;
 
   @Inject
-  public DashboardView(MailboxOperations operations) {
+  public DashboardView(MailboxOperations operations, BacklogHistory history) {
     this.operations = operations;
+    this.history = history;
     setSizeFull();
     H2 title = new H2("Mailboxes");
     title.getStyle().set("margin", "0");
-    add(title, summary, configureGrid());
+    filter.setId("address-filter");
+    filter.setPlaceholder("Filter: address, provider or state");
+    filter.setClearButtonVisible(true);
+    filter.setWidth("28rem");
+    filter.setValueChangeMode(com.vaadin.flow.data.value.ValueChangeMode.LAZY);
+    filter.addValueChangeListener(change -> show());
+    add(title, summary, filter, configureGrid());
     summary.setId("summary");
     refresh();
   }
@@ -50,12 +61,30 @@ public class DashboardView extends VerticalLayout {
         .setSortable(true)
         .setFlexGrow(3);
     grid.addColumn(AddressRow::provider).setHeader("Provider").setKey("provider").setSortable(true);
-    grid.addColumn(AddressRow::state).setHeader("State").setKey("state").setSortable(true);
+    grid.addComponentColumn(DashboardView::stateBadge)
+        .setHeader("State")
+        .setKey("state")
+        .setSortable(true)
+        .setComparator(Comparator.comparing(AddressRow::state));
     grid.addColumn(AddressRow::unread).setHeader("Unread").setKey("unread").setSortable(true);
     grid.addColumn(AddressRow::inFlight)
         .setHeader("In flight")
         .setKey("inFlight")
         .setSortable(true);
+    grid.addColumn(row -> AddressRow.countText(row.overdue()))
+        .setHeader("Overdue")
+        .setKey("overdue")
+        .setComparator(Comparator.comparingLong(AddressRow::overdue));
+    grid.addColumn(row -> AddressRow.countText(row.parked()))
+        .setHeader("Parked")
+        .setKey("parked")
+        .setComparator(Comparator.comparingLong(AddressRow::parked));
+    grid.addComponentColumn(
+            row -> new com.vaadin.flow.component.Html(Sparkline.svg(history.of(row.address()))))
+        .setHeader("Backlog (last 2 min)")
+        .setKey("trend")
+        .setAutoWidth(true)
+        .setFlexGrow(0);
     grid.addColumn(AddressRow::subscribersText)
         .setHeader("Subscribers")
         .setKey("subscribers")
@@ -88,8 +117,9 @@ public class DashboardView extends VerticalLayout {
   private void refresh() {
     try {
       Snapshot snapshot = operations.snapshot();
-      List<AddressRow> rows = snapshot.addresses().stream().map(AddressRow::of).toList();
-      grid.setItems(rows);
+      rows = snapshot.addresses().stream().map(AddressRow::of).toList();
+      history.record(rows, Instant.now());
+      show();
       summary.setText(SnapshotSummary.describe(snapshot));
       summary.getStyle().remove("color");
     } catch (MailboxException | EJBException e) {
@@ -97,6 +127,35 @@ public class DashboardView extends VerticalLayout {
       summary.setText("The mailbox adapter is not reachable: " + rootMessage(e));
       summary.getStyle().set("color", "var(--lumo-error-text-color)");
     }
+  }
+
+  private void show() {
+    String wanted = filter.getValue() == null ? "" : filter.getValue().strip().toLowerCase();
+    grid.setItems(
+        rows.stream()
+            .filter(
+                row ->
+                    wanted.isEmpty()
+                        || (row.address() + " " + row.provider() + " " + row.state())
+                            .toLowerCase()
+                            .contains(wanted))
+            .toList());
+  }
+
+  /** The state, coloured so that anything but online stands out; attention marks it too. */
+  private static Span stateBadge(AddressRow row) {
+    Span badge = new Span(row.state() + (row.needsAttention() ? " ⚠" : ""));
+    String color =
+        switch (row.state()) {
+          case "online" ->
+              row.needsAttention()
+                  ? "var(--lumo-warning-text-color, #8a6d00)"
+                  : "var(--lumo-success-text-color)";
+          case "unknown" -> "var(--lumo-secondary-text-color)";
+          default -> "var(--lumo-error-text-color)";
+        };
+    badge.getStyle().set("color", color).set("font-weight", row.needsAttention() ? "600" : "400");
+    return badge;
   }
 
   private static String rootMessage(Throwable failure) {
