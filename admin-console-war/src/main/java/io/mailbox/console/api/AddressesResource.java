@@ -51,6 +51,38 @@ public class AddressesResource {
         .build();
   }
 
+  /** Read-only copies of the queued messages of an address (bounded body previews). */
+  @GET
+  @Path("addresses/messages")
+  public JsonObject messages(
+      @QueryParam("address") String address, @QueryParam("limit") @DefaultValue("50") int limit) {
+    return Json.createObjectBuilder()
+        .add(
+            "messages",
+            JsonViews.array(
+                operations.peek(Requests.required("address", address), Requests.limit(limit)),
+                JsonViews::message))
+        .build();
+  }
+
+  /**
+   * Removes every queued message of the address; {@code confirm} must repeat the address, as the
+   * console asks it to be typed.
+   */
+  @POST
+  @Path("addresses/purge")
+  public JsonObject purge(
+      @QueryParam("address") String address, @QueryParam("confirm") String confirm) {
+    String target = Requests.required("address", address);
+    if (!target.equals(confirm == null ? null : confirm.strip())) {
+      throw new Requests.BadRequest(
+          "MBX-1008", "confirm must repeat the address exactly; nothing was purged");
+    }
+    return Json.createObjectBuilder()
+        .add("removed", operations.purge(Requests.actor(caller), target))
+        .build();
+  }
+
   /** Read-only copies of the parked records of an address (bounded body previews). */
   @GET
   @Path("parked")

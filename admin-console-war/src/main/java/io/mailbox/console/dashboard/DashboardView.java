@@ -95,6 +95,16 @@ public class DashboardView extends VerticalLayout {
         .setComparator(
             Comparator.comparing(
                 AddressRow::lastActivity, Comparator.nullsFirst(Comparator.naturalOrder())));
+    // A row opens its address: the queued messages, recover, purge.
+    grid.addItemClickListener(
+        click ->
+            getUI()
+                .ifPresent(
+                    ui ->
+                        ui.navigate(
+                            io.mailbox.console.address.AddressView.class,
+                            com.vaadin.flow.router.QueryParameters.of(
+                                "address", click.getItem().address()))));
     grid.setSizeFull();
     return grid;
   }

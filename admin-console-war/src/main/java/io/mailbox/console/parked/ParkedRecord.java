@@ -1,7 +1,6 @@
 package io.mailbox.console.parked;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.SystemHeaders;
 import java.util.Map;
 
@@ -37,20 +36,5 @@ record ParkedRecord(
         record.header(SystemHeaders.DEAD_LETTER_ATTEMPTS).orElse(""),
         record.header(SystemHeaders.DEAD_LETTER_ERROR).orElse(""),
         details.toString());
-  }
-
-  /** Whether what the operator typed names the address (its canonical form or as shown). */
-  static boolean confirms(String typed, String address) {
-    return typed != null && typed.strip().equals(address.strip());
-  }
-
-  /** Why the provider refused to list the records (its code and reason), for the page. */
-  static String refusal(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof MailboxException refused) {
-        return refused.getMessage();
-      }
-    }
-    return "The records could not be read: " + failure.getClass().getSimpleName();
   }
 }

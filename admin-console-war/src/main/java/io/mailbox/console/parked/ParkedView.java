@@ -18,6 +18,7 @@ import com.vaadin.flow.router.Route;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.console.layout.ConsoleLayout;
+import io.mailbox.console.layout.ConsoleText;
 import io.mailbox.console.security.ConsoleAccessControl;
 import io.mailbox.ejb.operations.MailboxOperations;
 import jakarta.inject.Inject;
@@ -109,7 +110,7 @@ public class ParkedView extends VerticalLayout {
           records.size() + (records.size() == RECORDS_SHOWN ? "+ records" : " record(s)"));
     } catch (RuntimeException e) {
       grid.setItems(List.of());
-      count.setText(ParkedRecord.refusal(e));
+      count.setText(ConsoleText.refusal(e));
     }
   }
 
@@ -143,7 +144,7 @@ public class ParkedView extends VerticalLayout {
     dialog.setConfirmButtonTheme("error primary");
     dialog.addConfirmListener(
         confirm -> {
-          if (!ParkedRecord.confirms(typed.getValue(), target)) {
+          if (!ConsoleText.confirms(typed.getValue(), target)) {
             Notification.show("The typed address does not match; nothing was purged.");
             return;
           }

@@ -36,9 +36,10 @@ class ParkedRecordTest {
 
   @Test
   void purgingAllNeedsTheAddressTypedExactly() {
-    assertThat(ParkedRecord.confirms(" jdbc:a@b/c ", "jdbc:a@b/c")).isTrue();
-    assertThat(ParkedRecord.confirms("jdbc:a@b", "jdbc:a@b/c")).isFalse();
-    assertThat(ParkedRecord.confirms(null, "jdbc:a@b/c")).isFalse();
+    assertThat(io.mailbox.console.layout.ConsoleText.confirms(" jdbc:a@b/c ", "jdbc:a@b/c"))
+        .isTrue();
+    assertThat(io.mailbox.console.layout.ConsoleText.confirms("jdbc:a@b", "jdbc:a@b/c")).isFalse();
+    assertThat(io.mailbox.console.layout.ConsoleText.confirms(null, "jdbc:a@b/c")).isFalse();
   }
 
   @Test
@@ -48,6 +49,6 @@ class ParkedRecordTest {
             new MailboxException(
                 ErrorCode.UNSUPPORTED_CAPABILITY, "amqp: does not support parked"));
 
-    assertThat(ParkedRecord.refusal(wrapped)).startsWith("MBX-1007");
+    assertThat(io.mailbox.console.layout.ConsoleText.refusal(wrapped)).startsWith("MBX-1007");
   }
 }

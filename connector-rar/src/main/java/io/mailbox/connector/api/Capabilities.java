@@ -30,6 +30,12 @@ public final class Capabilities {
    */
   public static final String SUBSCRIBERS_TAKE_BACKLOG = "subscribers-take-backlog";
 
+  /**
+   * Removing queued copies of an address, one by its key or all of them ({@code removeQueued}): an
+   * operator's purge, and the last step of a dead-letter replay.
+   */
+  public static final String REMOVE = "remove";
+
   /** Parked records: {@code peekParked} / {@code purgeParked}. */
   public static final String PARKED = "parked";
 

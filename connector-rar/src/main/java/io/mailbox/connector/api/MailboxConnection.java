@@ -68,6 +68,15 @@ public interface MailboxConnection extends AutoCloseable {
   /** Removes one parked record by key, or all of the address when {@code key} is null. */
   int purgeParked(String address, String key);
 
+  /**
+   * Removes queued copies of an address (never one in flight): the one with copy key {@code key},
+   * or all when {@code key} is null. Needs the provider's {@code remove} capability (MBX-1007).
+   */
+  int removeQueued(String address, String key);
+
+  /** The address a give-up at {@code address} is archived to; empty when dead letters are off. */
+  java.util.Optional<String> deadLetterTopic(String address);
+
   /** Drops every queued and in-flight message of every provider; subscriptions stay. */
   long clear();
 

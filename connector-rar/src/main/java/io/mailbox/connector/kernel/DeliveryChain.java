@@ -172,6 +172,24 @@ public final class DeliveryChain {
     }
   }
 
+  /** Wrappers that only say "something failed inside": by name, so the kernel needs no EJB API. */
+  private static final java.util.Set<String> WRAPPERS =
+      java.util.Set.of(
+          "jakarta.ejb.EJBException",
+          "jakarta.ejb.EJBTransactionRolledbackException",
+          "java.lang.reflect.UndeclaredThrowableException",
+          "java.lang.reflect.InvocationTargetException",
+          "java.util.concurrent.CompletionException",
+          "java.util.concurrent.ExecutionException");
+
+  static Throwable applicationCause(Throwable failure) {
+    Throwable t = failure;
+    while (WRAPPERS.contains(t.getClass().getName()) && t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
   private static Throwable unwrap(Throwable failure) {
     Throwable t = failure;
     while (t instanceof CompletionException && t.getCause() != null) {
@@ -180,11 +198,16 @@ public final class DeliveryChain {
     return t;
   }
 
-  /** Type and message of a failure, bounded: it goes into logs and dead-letter headers. */
+  /**
+   * Type and message of a failure, bounded: it goes into logs and dead-letter headers. Container
+   * wrappers (an MDB's {@code EJBException}, reflection and future wrappers) are looked through, so
+   * an operator reads the application's reason, not "system exception".
+   */
   public static String describe(Throwable failure) {
     if (failure == null) {
       return "";
     }
+    failure = applicationCause(failure);
     String text =
         failure.getClass().getName()
             + (failure.getMessage() == null ? "" : ": " + failure.getMessage());

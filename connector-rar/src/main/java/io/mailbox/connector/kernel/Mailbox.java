@@ -272,6 +272,18 @@ public final class Mailbox {
   }
 
   /** Removes one parked record by its copy key (or all when {@code key} is null). */
+  /** Removes queued copies of an address: one by key, or all when {@code key} is null. */
+  public int removeQueued(String address, String key) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).removeQueued(parsed, key);
+  }
+
+  /** Where a give-up at {@code address} is archived; empty when dead letters are off. */
+  public Optional<MailAddress> deadLetterTopic(String address) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).deadLetterTopic(parsed);
+  }
+
   public int purgeParked(String address, String key) {
     MailAddress parsed = MailAddress.parse(address);
     return requireProvider(parsed.scheme()).purgeParked(parsed, key);

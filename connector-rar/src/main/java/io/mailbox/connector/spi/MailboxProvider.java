@@ -425,6 +425,18 @@ public abstract class MailboxProvider {
     return removeParked(address, key);
   }
 
+  /**
+   * Removes queued copies of {@code address} (never one in flight: it settles on its own): the one
+   * with copy key {@code key}, or every queued copy when {@code key} is null.
+   *
+   * @return how many were removed
+   */
+  public final int removeQueued(MailAddress address, String key) {
+    requireOwnScheme(address);
+    requireCapability(Capabilities.REMOVE);
+    return removeQueuedCopies(address, key);
+  }
+
   /** Drops every queued and in-flight message; subscriptions and parked records stay. */
   public final long clear() {
     return clearBacklog();
@@ -555,6 +567,12 @@ public abstract class MailboxProvider {
 
   /** Removes parked records (all when {@code key} is null). Needed for {@code purgeParked}. */
   protected int removeParked(MailAddress address, String key) {
+    return 0;
+  }
+
+  /** Removes queued copies (all when {@code key} is null). Needed for {@code removeQueued}. */
+  protected int removeQueuedCopies(MailAddress address, String key) {
+    warnMissingHook("removeQueuedCopies", "nothing was removed");
     return 0;
   }
 

@@ -376,6 +376,35 @@ public abstract class ProviderContract {
         .hasMessageStartingWith("MBX-1007");
   }
 
+  // ---- remove ----------------------------------------------------------------------------------
+
+  @Test
+  void removingByKeyTakesOnlyThatQueuedCopyAndRemovingAllLeavesWhatIsInFlight() {
+    assumeCapability(Capabilities.REMOVE);
+    MailAddress inbox = address("remove");
+    MailMessage first = provider.post(letter(inbox, "a"));
+    provider.post(letter(inbox, "b"));
+    provider.post(letter(inbox, "c"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 3);
+
+    assertThat(provider.removeQueued(inbox, first.sendId().orElseThrow())).isEqualTo(1);
+    assertThat(provider.removeQueued(inbox, "no-such-key")).isZero();
+    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
+    assertThat(provider.removeQueued(inbox, null)).as("only c is still queued").isEqualTo(1);
+
+    assertThat(provider.status(inbox).unreadCount()).isZero();
+    assertThat(held.message().id()).isEqualTo("b");
+    assertThat(held.ack()).as("the copy in flight was left alone").isTrue();
+  }
+
+  @Test
+  void removingIsRefusedWhereItIsNotDeclared() {
+    assumeTrue(!provider.supports(Capabilities.REMOVE));
+
+    assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), null))
+        .hasMessageStartingWith("MBX-1007");
+  }
+
   // ---- push failures ----------------------------------------------------------------------------
 
   @Test

@@ -45,6 +45,116 @@ public class MailboxOperations {
     }
   }
 
+  /** Read-only copies of the queued messages of an address, oldest first. */
+  public java.util.List<io.mailbox.connector.api.MailMessage> peek(String address, int limit) {
+    try (MailboxConnection connection = connections.getConnection()) {
+      return connection.peek(address, limit);
+    }
+  }
+
+  /** Removes every queued (not in-flight) message of an address; audited. */
+  public int purge(String actor, String address) {
+    try (MailboxConnection connection = connections.getConnection()) {
+      int removed = connection.removeQueued(address, null);
+      audit.record(
+          actor,
+          "address.purge",
+          address,
+          removed,
+          io.mailbox.ejb.audit.AuditEntry.Result.SUCCEEDED);
+      return removed;
+    }
+  }
+
+  /**
+   * The dead-letter addresses among the known addresses: those some known address gives up to.
+   * Sorted.
+   */
+  public java.util.List<String> deadLetterAddresses() {
+    try (MailboxConnection connection = connections.getConnection()) {
+      java.util.Set<String> known = new java.util.TreeSet<>();
+      connection.snapshot().addresses().forEach(a -> known.add(a.address().toString()));
+      java.util.Set<String> deadLetters = new java.util.TreeSet<>();
+      for (String address : known) {
+        connection
+            .deadLetterTopic(address)
+            .filter(known::contains)
+            .filter(topic -> !topic.equals(address))
+            .ifPresent(deadLetters::add);
+      }
+      return java.util.List.copyOf(deadLetters);
+    }
+  }
+
+  /** What a replay did. */
+  public record ReplayResult(int requested, int replayed, int missing, int failed) {}
+
+  /**
+   * Replays dead-letter records (by copy key) to the addresses they were given up at, at most
+   * {@code perSecond} a second: each copy is posted first, then the record removed, so a crash in
+   * between repeats a replay (marked) and never loses one. A key no longer queued (replayed or
+   * purged meanwhile) counts as missing. One audit entry for the whole call.
+   *
+   * @param progress told after each record how many of the keys are done
+   */
+  public ReplayResult replay(
+      String actor,
+      String deadLetterAddress,
+      java.util.List<String> keys,
+      int perSecond,
+      java.util.function.IntConsumer progress) {
+    if (perSecond < 1 || perSecond > 1000) {
+      throw new io.mailbox.connector.api.MailboxException(
+          io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
+          "The replay rate must be 1 to 1000 a second.");
+    }
+    int replayed = 0;
+    int missing = 0;
+    int failed = 0;
+    try (MailboxConnection connection = connections.getConnection()) {
+      java.util.Map<String, io.mailbox.connector.api.MailMessage> queued =
+          new java.util.HashMap<>();
+      for (io.mailbox.connector.api.MailMessage record :
+          connection.peek(deadLetterAddress, io.mailbox.connector.api.FetchOptions.MAX_LIMIT)) {
+        record.sendId().ifPresent(key -> queued.put(key, record));
+      }
+      long pace = 1_000_000_000L / perSecond;
+      long next = System.nanoTime();
+      int done = 0;
+      for (String key : keys) {
+        io.mailbox.connector.api.MailMessage record = queued.get(key);
+        if (record == null) {
+          missing++;
+        } else {
+          try {
+            connection.post(DeadLetterReplay.replayCopy(record, deadLetterAddress));
+            // Removed only after the post: if someone took the record meanwhile, this is a
+            // (marked) repeat, never a loss.
+            connection.removeQueued(deadLetterAddress, key);
+            replayed++;
+          } catch (RuntimeException e) {
+            failed++;
+          }
+          next += pace;
+          long wait = next - System.nanoTime();
+          if (wait > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+          }
+        }
+        progress.accept(++done);
+      }
+    }
+    audit.record(
+        actor,
+        "deadletter.replay",
+        deadLetterAddress,
+        replayed,
+        failed == 0 && missing == 0
+            ? io.mailbox.ejb.audit.AuditEntry.Result.SUCCEEDED
+            : io.mailbox.ejb.audit.AuditEntry.Result.FAILED);
+    return new ReplayResult(keys.size(), replayed, missing, failed);
+  }
+
   /** Read-only copies of the records parked at an address, oldest first. */
   public java.util.List<io.mailbox.connector.api.MailMessage> parked(String address, int limit) {
     try (MailboxConnection connection = connections.getConnection()) {

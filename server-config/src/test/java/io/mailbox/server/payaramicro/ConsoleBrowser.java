@@ -70,6 +70,10 @@ final class ConsoleBrowser implements AutoCloseable {
     waitFor(id).click();
   }
 
+  org.openqa.selenium.WebDriver driver() {
+    return driver;
+  }
+
   /** Whether an element with this id exists on the page now (a hidden control does not). */
   boolean has(String id) {
     return !driver.findElements(By.id(id)).isEmpty();

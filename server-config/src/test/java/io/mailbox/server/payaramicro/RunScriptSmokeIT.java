@@ -43,7 +43,7 @@ class RunScriptSmokeIT {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   /** Orders the tests place and commit (the rolled-back "ghost" is not one of them). */
-  private static final int COMMITTED_ORDERS = 3;
+  private static final int COMMITTED_ORDERS = 4;
 
   private static int port;
   private static long pid;
@@ -113,8 +113,8 @@ class RunScriptSmokeIT {
                   "SELECT COUNT(*) FROM MBX_AUDIT WHERE ACTION = 'console.sign-in' AND ACTOR = '"
                       + USERNAME
                       + "' AND RESULT = 'SUCCEEDED'"))
-          .as("the operator signed in twice: the dashboard test and the views test")
-          .isEqualTo(2);
+          .as("the operator signed in three times: dashboard, views and replay tests")
+          .isEqualTo(3);
       assertThat(
               count(
                   db,
@@ -243,7 +243,70 @@ class RunScriptSmokeIT {
       browser.waitFor("audit-entries");
       browser.waitForGridCell("console.sign-in");
       browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/audit.png"));
+
+      browser.open(url("/console/address?address=jdbc://billing@shop/invoices"));
+      assertThat(browser.waitFor("address-numbers").getText()).contains("unread");
+      assertThat(browser.has("recover")).isTrue();
+      assertThat(browser.has("purge")).isTrue();
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/address.png"));
     }
+  }
+
+  @Test
+  void aShippingRequestThatDiedWhileTheCourierWasDownIsReplayedFromTheConsoleAndShipped()
+      throws Exception {
+    post("/orders-app/api/courier?down=true");
+    String orderId = jsonString(post("/orders-app/api/orders?item=hazmat").body(), "orderId");
+    String deadLetters = "jdbc://shipping@shop/orders_dlq";
+    String[] records = {"GET", "/console/api/deadletters/records?address=" + deadLetters, null};
+    Instant deadline = Instant.now().plusSeconds(30);
+    while (!api(records, VIEWER, VIEWER_PASSWORD).body().contains(orderId)) {
+      assertThat(Instant.now()).as("the shipping request was dead-lettered").isBefore(deadline);
+      Thread.sleep(200);
+    }
+    assertThat(api(records, VIEWER, VIEWER_PASSWORD).body())
+        .contains("\"reason\":\"fatal\"")
+        .contains("no courier available");
+    post("/orders-app/api/courier?down=false");
+
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      browser.signIn(USERNAME, PASSWORD);
+      browser.waitFor("navigation");
+      browser.open(url("/console/dead-letters?address=" + deadLetters));
+      new org.openqa.selenium.support.ui.WebDriverWait(
+              browser.driver(), java.time.Duration.ofSeconds(20))
+          .until(d -> browser.waitFor("dead-letter-count").getText().matches("[1-9]\\d* of .*"));
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/dead-letters.png"));
+      browser.click("replay-matching");
+      browser.click("replay-confirm");
+
+      Instant shipped = Instant.now().plusSeconds(30);
+      while (!shippedOrders().contains("\"" + orderId + "\"")) {
+        assertThat(Instant.now()).as("the replayed request reached shipping").isBefore(shipped);
+        Thread.sleep(200);
+      }
+    }
+    assertThat(api(records, VIEWER, VIEWER_PASSWORD).body()).doesNotContain(orderId);
+    assertThat(
+            api(new String[] {"GET", "/console/api/audit?limit=100", null}, VIEWER, VIEWER_PASSWORD)
+                .body())
+        .contains("\"action\":\"deadletter.replay\"");
+  }
+
+  /** The "shipped" array of the example's progress, as JSON text. */
+  private static String shippedOrders() throws Exception {
+    String body = get("/orders-app/api/orders/progress").body();
+    int start = body.indexOf("\"shipped\":[");
+    return start < 0 ? "" : body.substring(start, body.indexOf(']', start) + 1);
+  }
+
+  private static HttpResponse<String> post(String path) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url(path)))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
@@ -265,6 +328,16 @@ class RunScriptSmokeIT {
 
       browser.open(url("/console/audit"));
       browser.waitFor("audit-entries");
+
+      browser.open(url("/console/address?address=jdbc://billing@shop/invoices"));
+      browser.waitFor("address-numbers");
+      assertThat(browser.has("recover")).isFalse();
+      assertThat(browser.has("purge")).isFalse();
+
+      browser.open(url("/console/dead-letters"));
+      browser.waitFor("dead-letter-address");
+      assertThat(browser.has("replay-selected")).isFalse();
+      assertThat(browser.has("replay-matching")).isFalse();
     }
   }
 
@@ -325,6 +398,7 @@ class RunScriptSmokeIT {
   // ---- the admin API ----------------------------------------------------------------------------
 
   private static final String INBOX = "jdbc:shipping@shop/orders";
+  private static final String SCRATCH = "jdbc:smoke@console/scratch";
 
   /** Every endpoint: method, path, body (null for none), and whether it changes anything. */
   private static final java.util.List<String[]> ENDPOINTS =
@@ -335,6 +409,17 @@ class RunScriptSmokeIT {
           new String[] {"GET", "/console/api/outbox/rows?status=failed", null},
           new String[] {"GET", "/console/api/audit?limit=5", null},
           new String[] {"GET", "/console/api/parked?address=" + INBOX, null},
+          new String[] {"GET", "/console/api/addresses/messages?address=" + INBOX, null},
+          new String[] {"GET", "/console/api/deadletters", null},
+          new String[] {"GET", "/console/api/deadletters/records?address=" + INBOX + "_dlq", null},
+          new String[] {
+            "POST", "/console/api/addresses/purge?address=" + SCRATCH + "&confirm=" + SCRATCH, ""
+          },
+          new String[] {
+            "POST",
+            "/console/api/deadletters/replay",
+            "{\"address\":\"" + INBOX + "_dlq\",\"keys\":[\"none\"]}"
+          },
           new String[] {"POST", "/console/api/addresses/recover?address=" + INBOX, ""},
           new String[] {
             "POST", "/console/api/outbox/release", "{\"ids\":[\"none\"],\"retry\":true}"
@@ -398,6 +483,8 @@ class RunScriptSmokeIT {
         .contains("\"action\":\"address.recover\"")
         .contains("\"action\":\"outbox.release-retry\"")
         .contains("\"action\":\"parked.purge\"")
+        .contains("\"action\":\"address.purge\"")
+        .contains("\"action\":\"deadletter.replay\"")
         .contains("\"actor\":\"" + USERNAME + "\"");
   }
 

@@ -6,6 +6,7 @@ import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.LocatedCopy;
+import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxException;
@@ -89,6 +90,16 @@ final class MailboxConnectionHandle implements MailboxConnection {
   @Override
   public List<MailMessage> peekParked(String address, int limit) {
     return kernel().peekParked(address, limit);
+  }
+
+  @Override
+  public int removeQueued(String address, String key) {
+    return kernel().removeQueued(address, key);
+  }
+
+  @Override
+  public Optional<String> deadLetterTopic(String address) {
+    return kernel().deadLetterTopic(address).map(MailAddress::toString);
   }
 
   @Override

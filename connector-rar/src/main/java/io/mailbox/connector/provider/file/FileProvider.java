@@ -62,7 +62,8 @@ public final class FileProvider extends MailboxProvider {
           Capabilities.STATUS,
           Capabilities.ENUMERATE,
           Capabilities.LOCATE,
-          Capabilities.PARKED);
+          Capabilities.PARKED,
+          Capabilities.REMOVE);
   private static final AtomicLong SEQUENCE = new AtomicLong();
 
   private final Path root;
@@ -351,6 +352,22 @@ public final class FileProvider extends MailboxProvider {
   protected synchronized int removeParked(MailAddress address, String key) {
     int removed = 0;
     for (Entry entry : entries(folder(address).resolve(PARKED))) {
+      if (key == null || entry.key().equals(key)) {
+        try {
+          Files.deleteIfExists(entry.file());
+          removed++;
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+    return removed;
+  }
+
+  @Override
+  protected synchronized int removeQueuedCopies(MailAddress address, String key) {
+    int removed = 0;
+    for (Entry entry : waiting(address)) {
       if (key == null || entry.key().equals(key)) {
         try {
           Files.deleteIfExists(entry.file());

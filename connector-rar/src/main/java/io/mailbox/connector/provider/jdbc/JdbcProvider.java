@@ -65,6 +65,7 @@ public final class JdbcProvider extends MailboxProvider {
           Capabilities.ENUMERATE,
           Capabilities.LOCATE,
           Capabilities.PARKED,
+          Capabilities.REMOVE,
           Capabilities.SUBSCRIBERS_TAKE_BACKLOG);
   // Taken when a row is free: queued, or leased with its visibility timeout over.
   private static final String AVAILABLE =
@@ -874,6 +875,24 @@ public final class JdbcProvider extends MailboxProvider {
                 update(
                     c,
                     "DELETE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'PARKED' AND COPY_KEY = ?",
+                    hash(address),
+                    key));
+  }
+
+  @Override
+  protected int removeQueuedCopies(MailAddress address, String key) {
+    return key == null
+        ? sql(
+            c ->
+                update(
+                    c,
+                    "DELETE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'READY'",
+                    hash(address)))
+        : sql(
+            c ->
+                update(
+                    c,
+                    "DELETE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'READY' AND COPY_KEY = ?",
                     hash(address),
                     key));
   }

@@ -43,7 +43,8 @@ public final class MemoryProvider extends MailboxProvider {
           Capabilities.STATUS,
           Capabilities.ENUMERATE,
           Capabilities.LOCATE,
-          Capabilities.PARKED);
+          Capabilities.PARKED,
+          Capabilities.REMOVE);
 
   private static final ExecutorScheduler DEFAULT_SCHEDULER = new ExecutorScheduler();
 
@@ -194,6 +195,11 @@ public final class MemoryProvider extends MailboxProvider {
   @Override
   protected int removeParked(MailAddress address, String key) {
     return bus.existing(address).map(topic -> topic.removeParked(key)).orElse(0);
+  }
+
+  @Override
+  protected int removeQueuedCopies(MailAddress address, String key) {
+    return bus.existing(address).map(topic -> topic.removeQueued(key)).orElse(0);
   }
 
   @Override

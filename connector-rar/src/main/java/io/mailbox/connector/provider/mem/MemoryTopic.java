@@ -152,6 +152,16 @@ final class MemoryTopic {
     return parked.remove(key) == null ? 0 : 1;
   }
 
+  /** Removes the queued copy with this key, or every queued copy when {@code key} is null. */
+  synchronized int removeQueued(String key) {
+    if (key == null) {
+      int count = queue.size();
+      queue.clear();
+      return count;
+    }
+    return queue.removeIf(copy -> key.equals(copy.sendId().orElse(null))) ? 1 : 0;
+  }
+
   /** Drops queued and in-flight copies (an outstanding lease's disposition then returns false). */
   synchronized long clearBacklog() {
     long dropped = queue.size() + inFlight.size();

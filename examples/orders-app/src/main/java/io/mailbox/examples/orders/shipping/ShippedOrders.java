@@ -13,6 +13,18 @@ public class ShippedOrders {
   private static final int KEEP = 100;
 
   private final Deque<String> shipped = new ArrayDeque<>();
+  private volatile boolean courierDown;
+
+  /** The courier service is down: shipping requests fail until it is back (a demo switch). */
+  @Lock(LockType.WRITE)
+  public void setCourierDown(boolean down) {
+    courierDown = down;
+  }
+
+  @Lock(LockType.READ)
+  public boolean courierDown() {
+    return courierDown;
+  }
 
   @Lock(LockType.WRITE)
   public void add(String orderId) {

@@ -27,6 +27,11 @@ public class ShippingListener implements MailboxListener {
     // A shipping.requested.v1 envelope, relayed from the outbox.
     String orderId =
         IntegrationEventEnvelope.parse(message.body()).data().asJsonObject().getString("orderId");
+    if (shipped.courierDown()) {
+      // Not retriable: the request is given up and dead-lettered; an operator replays it from the
+      // console once the courier is back.
+      throw new IllegalStateException("no courier available for order " + orderId);
+    }
     shipped.add(orderId);
     LOG.info(() -> "Shipping received order " + orderId);
   }

@@ -1,0 +1,142 @@
+package io.mailbox.console.address;
+
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
+import com.vaadin.flow.component.confirmdialog.ConfirmDialog;
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.H2;
+import com.vaadin.flow.component.html.Pre;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.component.notification.Notification;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.textfield.TextField;
+import com.vaadin.flow.router.BeforeEnterEvent;
+import com.vaadin.flow.router.BeforeEnterObserver;
+import com.vaadin.flow.router.PageTitle;
+import com.vaadin.flow.router.Route;
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.console.layout.ConsoleLayout;
+import io.mailbox.console.layout.ConsoleText;
+import io.mailbox.console.security.ConsoleAccessControl;
+import io.mailbox.ejb.operations.MailboxOperations;
+import jakarta.inject.Inject;
+import java.util.List;
+
+/**
+ * One address ({@code address?address=jdbc:orders@shop/placed}): its numbers, the queued messages
+ * (read only: headers and a bounded body preview), and — operators only — recovering expired leases
+ * and purging the queue after typing the address.
+ */
+@Route(value = "address", layout = ConsoleLayout.class)
+@PageTitle("Address · Mailbox")
+public class AddressView extends VerticalLayout implements BeforeEnterObserver {
+  static final int MESSAGES_SHOWN = 100;
+
+  private final MailboxOperations operations;
+  private final ConsoleAccessControl accessControl;
+  private final H2 title = new H2();
+  private final Span numbers = new Span();
+  private final Grid<QueuedMessage> grid = new Grid<>(QueuedMessage.class, false);
+  private final Pre details = new Pre();
+  private final HorizontalLayout actions = new HorizontalLayout();
+  private String address;
+
+  @Inject
+  public AddressView(MailboxOperations operations, ConsoleAccessControl accessControl) {
+    this.operations = operations;
+    this.accessControl = accessControl;
+    setSizeFull();
+    numbers.setId("address-numbers");
+    details.setId("message-details");
+    details
+        .getStyle()
+        .set("white-space", "pre-wrap")
+        .set("max-height", "14rem")
+        .set("overflow", "auto");
+    grid.setId("queued-messages");
+    grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_COMPACT);
+    grid.addColumn(QueuedMessage::id).setHeader("Message id").setFlexGrow(2);
+    grid.addColumn(QueuedMessage::sentAt).setHeader("Sent").setAutoWidth(true);
+    grid.addColumn(QueuedMessage::round).setHeader("Round");
+    grid.addColumn(QueuedMessage::preview).setHeader("Body").setFlexGrow(4);
+    grid.asSingleSelect()
+        .addValueChangeListener(
+            change ->
+                details.setText(change.getValue() == null ? "" : change.getValue().details()));
+    grid.setWidthFull();
+    add(title, numbers, actions, grid, details);
+  }
+
+  @Override
+  public void beforeEnter(BeforeEnterEvent event) {
+    List<String> given = event.getLocation().getQueryParameters().getParameters().get("address");
+    address = given == null || given.isEmpty() ? null : given.get(0);
+    actions.removeAll();
+    if (address == null) {
+      title.setText("No address chosen");
+      numbers.setText("Open an address from the Mailboxes view.");
+      return;
+    }
+    title.setText(address);
+    if (accessControl.isOperator()) {
+      Button recover = new Button("Recover expired leases", click -> recover());
+      recover.setId("recover");
+      Button purge = new Button("Purge queue…", click -> confirmPurge());
+      purge.setId("purge");
+      purge.addThemeVariants(ButtonVariant.LUMO_ERROR);
+      actions.add(recover, purge);
+    }
+    refresh();
+  }
+
+  private void refresh() {
+    details.setText("");
+    try {
+      AddressStatus status = operations.status(address);
+      numbers.setText(QueuedMessage.numbers(status));
+      try {
+        grid.setItems(
+            operations.peek(address, MESSAGES_SHOWN).stream().map(QueuedMessage::of).toList());
+      } catch (RuntimeException cannotPeek) {
+        grid.setItems(List.of());
+        numbers.setText(numbers.getText() + " · " + ConsoleText.refusal(cannotPeek));
+      }
+    } catch (RuntimeException e) {
+      numbers.setText(ConsoleText.refusal(e));
+      grid.setItems(List.of());
+    }
+  }
+
+  private void recover() {
+    String actor = accessControl.requireOperator("address.recover");
+    long reclaimed = operations.recover(actor, address).reclaimed();
+    Notification.show(reclaimed + " expired lease(s) returned to the queue.");
+    refresh();
+  }
+
+  private void confirmPurge() {
+    TextField typed = new TextField("Type the address to confirm");
+    typed.setId("purge-confirmation");
+    typed.setWidthFull();
+    ConfirmDialog dialog = new ConfirmDialog();
+    dialog.setHeader("Remove every queued message of " + address + "?");
+    dialog.setText("Messages in flight are left alone. This cannot be undone.");
+    dialog.add(typed);
+    dialog.setCancelable(true);
+    dialog.setConfirmText("Purge");
+    dialog.setConfirmButtonTheme("error primary");
+    dialog.addConfirmListener(
+        confirm -> {
+          if (!ConsoleText.confirms(typed.getValue(), address)) {
+            Notification.show("The typed address does not match; nothing was purged.");
+            return;
+          }
+          String actor = accessControl.requireOperator("address.purge");
+          Notification.show(operations.purge(actor, address) + " message(s) removed.");
+          refresh();
+        });
+    dialog.open();
+  }
+}

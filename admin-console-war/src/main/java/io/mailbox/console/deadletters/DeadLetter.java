@@ -1,0 +1,49 @@
+package io.mailbox.console.deadletters;
+
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.ejb.operations.DeadLetterReplay;
+import io.mailbox.ejb.operations.MailboxOperations;
+import java.util.List;
+import java.util.Map;
+
+/** One dead-letter record as the view shows it. */
+record DeadLetter(
+    String key,
+    String messageId,
+    String reason,
+    String source,
+    String error,
+    int replays,
+    String details) {
+  /** The reasons the kernel and the providers give (the filter offers these). */
+  static final List<String> REASONS =
+      List.of("fatal", "consumer-nack", "max-deliveries", "ttl", "retries-exhausted");
+
+  static DeadLetter of(MailMessage record) {
+    StringBuilder details = new StringBuilder();
+    for (Map.Entry<String, String> header : record.headers().entrySet()) {
+      details.append(header.getKey()).append(": ").append(header.getValue()).append('\n');
+    }
+    String body = record.body();
+    details.append('\n').append(body.length() <= 2000 ? body : body.substring(0, 2000) + "…");
+    return new DeadLetter(
+        record.sendId().orElse(""),
+        record.id(),
+        record.header(SystemHeaders.DEAD_LETTER_REASON).orElse(""),
+        record.header(SystemHeaders.DEAD_LETTER_TOPIC).orElse(""),
+        record.header(SystemHeaders.DEAD_LETTER_ERROR).orElse(""),
+        DeadLetterReplay.replayCount(record),
+        details.toString());
+  }
+
+  static String replayed(MailboxOperations.ReplayResult result) {
+    return result.replayed()
+        + " of "
+        + result.requested()
+        + " replayed"
+        + (result.missing() > 0 ? ", " + result.missing() + " no longer there" : "")
+        + (result.failed() > 0 ? ", " + result.failed() + " failed (still dead letters)" : "")
+        + ".";
+  }
+}
