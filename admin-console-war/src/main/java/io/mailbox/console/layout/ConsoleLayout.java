@@ -51,6 +51,7 @@ public class ConsoleLayout extends AppLayout {
     nav.addItem(
         new SideNavItem("Mailboxes", DashboardView.class),
         new SideNavItem("Outbox", OutboxView.class),
+        new SideNavItem("Inbox", io.mailbox.console.inbox.InboxView.class),
         new SideNavItem("Dead letters", io.mailbox.console.deadletters.DeadLettersView.class),
         new SideNavItem("Parked", ParkedView.class),
         new SideNavItem("Audit", AuditView.class));

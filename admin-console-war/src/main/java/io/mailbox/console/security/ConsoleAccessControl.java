@@ -1,7 +1,10 @@
 package io.mailbox.console.security;
 
 import com.vaadin.flow.server.VaadinRequest;
+import com.vaadin.flow.server.VaadinResponse;
 import com.vaadin.flow.server.VaadinService;
+import com.vaadin.flow.server.VaadinServletRequest;
+import com.vaadin.flow.server.VaadinServletResponse;
 import com.vaadin.flow.server.VaadinSession;
 import io.mailbox.ejb.audit.AuditEntry;
 import io.mailbox.ejb.audit.AuditLog;
@@ -26,39 +29,72 @@ public class ConsoleAccessControl {
     }
   }
 
-  @Inject Members members;
   @Inject AuditLog auditLog;
+  @Inject jakarta.security.enterprise.SecurityContext securityContext;
 
-  /** Returns true and signs the current session in when the credentials match an account. */
+  /**
+   * Signs the current session in through Jakarta Security ({@link MailboxAuthenticationMechanism}
+   * registers the caller with the HTTP session); returns whether the credentials were accepted.
+   */
   public boolean signIn(String username, String password) {
-    Optional<Members.Member> member = members.authenticate(username, password);
     String actor = username == null || username.isBlank() ? "(blank)" : username.strip();
+    VaadinRequest request = VaadinRequest.getCurrent();
+    boolean accepted = false;
+    if (username != null && password != null && request instanceof VaadinServletRequest servlet) {
+      // A new session id before signing in, so an id planted earlier cannot ride the new session.
+      VaadinService.reinitializeSession(request);
+      jakarta.security.enterprise.AuthenticationStatus status =
+          securityContext.authenticate(
+              servlet.getHttpServletRequest(),
+              ((VaadinServletResponse) VaadinResponse.getCurrent()).getHttpServletResponse(),
+              jakarta.security.enterprise.authentication.mechanism.http.AuthenticationParameters
+                  .withParams()
+                  .credential(
+                      new jakarta.security.enterprise.credential.UsernamePasswordCredential(
+                          username.strip(), password))
+                  .newAuthentication(true));
+      accepted = status == jakarta.security.enterprise.AuthenticationStatus.SUCCESS;
+    }
     auditLog.record(
         actor,
         "console.sign-in",
         null,
         0,
-        member.isPresent() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.REFUSED);
-    if (member.isPresent()) {
-      // A new session id on sign-in, so an id planted before it cannot ride the signed-in session.
-      VaadinRequest request = VaadinRequest.getCurrent();
-      if (request != null) {
-        VaadinService.reinitializeSession(request);
+        accepted ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.REFUSED);
+    if (accepted) {
+      java.security.Principal caller = securityContext.getCallerPrincipal();
+      java.util.Set<String> roles = new java.util.TreeSet<>();
+      for (String role : java.util.List.of(Roles.VIEWER, Roles.OPERATOR)) {
+        if (securityContext.isCallerInRole(role)) {
+          roles.add(role);
+        }
       }
       VaadinSession.getCurrent()
           .setAttribute(
               SESSION_ATTRIBUTE,
-              new SignedIn(
-                  member.get().account().username(), java.util.Set.copyOf(member.get().roles())));
+              new SignedIn(caller == null ? actor : caller.getName(), java.util.Set.copyOf(roles)));
     }
-    return member.isPresent();
+    return accepted;
   }
 
+  /**
+   * Who is signed in: the session's record, and only while the container still authenticates the
+   * same caller for this request (Jakarta Security is the source of truth).
+   */
   public Optional<SignedIn> signedIn() {
     VaadinSession session = VaadinSession.getCurrent();
-    return session == null
-        ? Optional.empty()
-        : Optional.ofNullable((SignedIn) session.getAttribute(SESSION_ATTRIBUTE));
+    if (session == null) {
+      return Optional.empty();
+    }
+    SignedIn signedIn = (SignedIn) session.getAttribute(SESSION_ATTRIBUTE);
+    VaadinRequest request = VaadinRequest.getCurrent();
+    if (signedIn != null && request != null) {
+      java.security.Principal caller = request.getUserPrincipal();
+      if (caller == null || !caller.getName().equals(signedIn.username())) {
+        return Optional.empty();
+      }
+    }
+    return Optional.ofNullable(signedIn);
   }
 
   public Optional<String> signedInUser() {
@@ -91,6 +127,13 @@ public class ConsoleAccessControl {
   public void signOut() {
     VaadinSession session = VaadinSession.getCurrent();
     session.setAttribute(SESSION_ATTRIBUTE, null);
+    if (VaadinRequest.getCurrent() instanceof VaadinServletRequest servlet) {
+      try {
+        servlet.getHttpServletRequest().logout();
+      } catch (jakarta.servlet.ServletException e) {
+        // The session is invalidated below either way.
+      }
+    }
     session.getSession().invalidate();
   }
 }

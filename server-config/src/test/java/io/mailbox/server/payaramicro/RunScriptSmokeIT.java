@@ -411,6 +411,10 @@ class RunScriptSmokeIT {
           new String[] {"GET", "/console/api/parked?address=" + INBOX, null},
           new String[] {"GET", "/console/api/addresses/messages?address=" + INBOX, null},
           new String[] {"GET", "/console/api/deadletters", null},
+          new String[] {"GET", "/console/api/inbox/parked", null},
+          new String[] {
+            "POST", "/console/api/inbox/release", "{\"ids\":[\"none\"],\"retry\":false}"
+          },
           new String[] {"GET", "/console/api/deadletters/records?address=" + INBOX + "_dlq", null},
           new String[] {
             "POST", "/console/api/addresses/purge?address=" + SCRATCH + "&confirm=" + SCRATCH, ""

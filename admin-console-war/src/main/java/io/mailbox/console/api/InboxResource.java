@@ -1,0 +1,79 @@
+package io.mailbox.console.api;
+
+import io.mailbox.ejb.inbox.InboxRow;
+import io.mailbox.ejb.operations.OutboxOperations;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+import java.util.List;
+import java.util.Set;
+
+/** Parked inbox deliveries and releasing them. */
+@Path("inbox")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class InboxResource {
+  @EJB OutboxOperations operations;
+  @Context SecurityContext caller;
+
+  @GET
+  @Path("parked")
+  public JsonObject parked(@QueryParam("limit") @DefaultValue("50") int limit) {
+    JsonArrayBuilder rows = Json.createArrayBuilder();
+    for (InboxRow row : operations.parkedInbox(Requests.limit(limit))) {
+      rows.add(
+          Json.createObjectBuilder()
+              .add("id", row.id())
+              .add("consumer", row.consumer())
+              .add("topic", row.topic())
+              .add("eventId", row.envelopeId())
+              .add("attempts", row.attempts())
+              .add("lastError", row.lastError() == null ? "" : row.lastError()));
+    }
+    return Json.createObjectBuilder().add("rows", rows).build();
+  }
+
+  /** {@code {"ids": [...], "retry": true}}: re-publish (retry) or keep skipped (discard). */
+  @POST
+  @Path("release")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public JsonObject release(JsonObject request) {
+    if (request == null
+        || request.get("ids") == null
+        || request.get("ids").getValueType() != JsonValue.ValueType.ARRAY
+        || !request.containsKey("retry")) {
+      throw new Requests.BadRequest("MBX-1008", "expected {\"ids\": [...], \"retry\": true|false}");
+    }
+    Set<String> ids =
+        Set.copyOf(
+            request.getJsonArray("ids").getValuesAs(JsonString.class).stream()
+                .map(JsonString::getString)
+                .toList());
+    if (ids.isEmpty() || ids.size() > 1000) {
+      throw new Requests.BadRequest("MBX-1008", "ids must name 1 to 1000 rows");
+    }
+    List<InboxRow> rows =
+        operations.parkedInbox(1000).stream().filter(row -> ids.contains(row.id())).toList();
+    // Audited even when none of the ids is parked any more: the attempt is a change request too.
+    int released =
+        operations.releaseInbox(Requests.actor(caller), rows, request.getBoolean("retry"));
+    return Json.createObjectBuilder()
+        .add("requested", ids.size())
+        .add("released", released)
+        .build();
+  }
+}
