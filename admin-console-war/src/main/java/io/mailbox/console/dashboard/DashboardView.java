@@ -32,6 +32,10 @@ public class DashboardView extends VerticalLayout {
   private final com.vaadin.flow.component.textfield.TextField filter =
       new com.vaadin.flow.component.textfield.TextField();
   private List<AddressRow> rows = List.of();
+  // Dead-letter addresses, refreshed every DEAD_LETTER_REFRESHES refreshes (it takes a snapshot).
+  private java.util.Set<String> deadLetters = java.util.Set.of();
+  private int refreshes;
+  static final int DEAD_LETTER_REFRESHES = 15;
   private Registration polling;
 
   @Inject
@@ -59,28 +63,47 @@ public class DashboardView extends VerticalLayout {
         .setHeader("Address")
         .setKey("address")
         .setSortable(true)
+        .setAutoWidth(true)
         .setFlexGrow(3);
-    grid.addColumn(AddressRow::provider).setHeader("Provider").setKey("provider").setSortable(true);
-    grid.addComponentColumn(DashboardView::stateBadge)
+    grid.addColumn(AddressRow::provider)
+        .setHeader("Provider")
+        .setKey("provider")
+        .setWidth("7rem")
+        .setFlexGrow(0)
+        .setSortable(true);
+    grid.addComponentColumn(this::stateBadge)
         .setHeader("State")
         .setKey("state")
         .setSortable(true)
         .setComparator(Comparator.comparing(AddressRow::state));
-    grid.addColumn(AddressRow::unread).setHeader("Unread").setKey("unread").setSortable(true);
+    grid.addColumn(AddressRow::unread)
+        .setHeader("Unread")
+        .setKey("unread")
+        .setWidth("7rem")
+        .setFlexGrow(0)
+        .setSortable(true);
     grid.addColumn(AddressRow::inFlight)
         .setHeader("In flight")
         .setKey("inFlight")
+        .setWidth("7.5rem")
+        .setFlexGrow(0)
         .setSortable(true);
     grid.addColumn(row -> AddressRow.countText(row.overdue()))
         .setHeader("Overdue")
         .setKey("overdue")
+        .setWidth("7.5rem")
+        .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::overdue));
     grid.addColumn(row -> AddressRow.countText(row.parked()))
         .setHeader("Parked")
         .setKey("parked")
+        .setWidth("7rem")
+        .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::parked));
     grid.addComponentColumn(
-            row -> new com.vaadin.flow.component.Html(Sparkline.svg(history.of(row.address()))))
+            row ->
+                new com.vaadin.flow.component.html.Image(
+                    Sparkline.dataUri(history.of(row.address())), "backlog trend"))
         .setHeader("Backlog (last 2 min)")
         .setKey("trend")
         .setAutoWidth(true)
@@ -88,6 +111,8 @@ public class DashboardView extends VerticalLayout {
     grid.addColumn(AddressRow::subscribersText)
         .setHeader("Subscribers")
         .setKey("subscribers")
+        .setWidth("8.5rem")
+        .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::subscribers));
     grid.addColumn(row -> row.lastActivityAgo(Instant.now()))
         .setHeader("Last activity")
@@ -128,6 +153,9 @@ public class DashboardView extends VerticalLayout {
     try {
       Snapshot snapshot = operations.snapshot();
       rows = snapshot.addresses().stream().map(AddressRow::of).toList();
+      if (refreshes++ % DEAD_LETTER_REFRESHES == 0) {
+        deadLetters = java.util.Set.copyOf(operations.deadLetterAddresses());
+      }
       history.record(rows, Instant.now());
       show();
       summary.setText(SnapshotSummary.describe(snapshot));
@@ -152,19 +180,24 @@ public class DashboardView extends VerticalLayout {
             .toList());
   }
 
-  /** The state, coloured so that anything but online stands out; attention marks it too. */
-  private static Span stateBadge(AddressRow row) {
-    Span badge = new Span(row.state() + (row.needsAttention() ? " ⚠" : ""));
+  /**
+   * The state, coloured so that anything but online stands out; attention (overdue leases, parked
+   * records, dead letters waiting) marks it too.
+   */
+  private Span stateBadge(AddressRow row) {
+    boolean attention =
+        row.needsAttention() || (deadLetters.contains(row.address()) && row.unread() > 0);
+    Span badge = new Span(row.state() + (attention ? " ⚠" : ""));
     String color =
         switch (row.state()) {
           case "online" ->
-              row.needsAttention()
+              attention
                   ? "var(--lumo-warning-text-color, #8a6d00)"
                   : "var(--lumo-success-text-color)";
           case "unknown" -> "var(--lumo-secondary-text-color)";
           default -> "var(--lumo-error-text-color)";
         };
-    badge.getStyle().set("color", color).set("font-weight", row.needsAttention() ? "600" : "400");
+    badge.getStyle().set("color", color).set("font-weight", attention ? "600" : "400");
     return badge;
   }
 

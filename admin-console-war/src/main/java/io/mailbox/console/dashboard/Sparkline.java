@@ -10,6 +10,15 @@ final class Sparkline {
 
   private Sparkline() {}
 
+  /**
+   * The SVG as an image source: an {@code <img>} renders it (SVG markup added as HTML would not).
+   */
+  static String dataUri(List<Long> values) {
+    return "data:image/svg+xml;base64,"
+        + java.util.Base64.getEncoder()
+            .encodeToString(svg(values).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** The SVG markup; a flat line at the bottom for an empty or all-zero series. */
   static String svg(List<Long> values) {
     StringBuilder points = new StringBuilder();
@@ -22,6 +31,11 @@ final class Sparkline {
     }
     if (n == 0) {
       points.append("0," + (HEIGHT - 1) + " " + WIDTH + "," + (HEIGHT - 1));
+    } else if (n == 1) {
+      // One sample so far: a level line, so the column is never blank.
+      points.setLength(0);
+      double y = max == 0 ? HEIGHT - 1 : 1;
+      points.append(String.format(Locale.ROOT, "0.0,%.1f %d.0,%.1f", y, WIDTH, y));
     }
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
         + WIDTH
@@ -31,7 +45,7 @@ final class Sparkline {
         + WIDTH
         + " "
         + HEIGHT
-        + "\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" points=\""
+        + "\"><polyline fill=\"none\" stroke=\"#1676f3\" stroke-width=\"1.5\" points=\""
         + points.toString().strip()
         + "\"/></svg>";
   }

@@ -18,6 +18,7 @@ class SparklineTest {
   void anEmptyOrIdleSeriesIsAFlatLineAtTheBottom() {
     assertThat(Sparkline.svg(List.of())).contains("points=\"0,17 90,17\"");
     assertThat(Sparkline.svg(List.of(0L, 0L))).contains("points=\"0.0,17.0 90.0,17.0\"");
+    assertThat(Sparkline.svg(List.of(4L))).contains("points=\"0.0,1.0 90.0,1.0\"");
   }
 
   @Test

@@ -273,6 +273,9 @@ class RunScriptSmokeIT {
       browser.open(url("/console/"));
       browser.signIn(USERNAME, PASSWORD);
       browser.waitFor("navigation");
+      browser.waitForGridCell("jdbc://shipping@shop/orders_dlq");
+      browser.screenshot(
+          REPOSITORY.resolve("server-config/target/screenshots/dashboard-dead-letter.png"));
       browser.open(url("/console/dead-letters?address=" + deadLetters));
       new org.openqa.selenium.support.ui.WebDriverWait(
               browser.driver(), java.time.Duration.ofSeconds(20))
