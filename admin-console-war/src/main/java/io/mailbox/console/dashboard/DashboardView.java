@@ -65,12 +65,6 @@ public class DashboardView extends VerticalLayout {
         .setSortable(true)
         .setAutoWidth(true)
         .setFlexGrow(3);
-    grid.addColumn(AddressRow::provider)
-        .setHeader("Provider")
-        .setKey("provider")
-        .setWidth("7rem")
-        .setFlexGrow(0)
-        .setSortable(true);
     grid.addComponentColumn(this::stateBadge)
         .setHeader("State")
         .setKey("state")
@@ -79,25 +73,25 @@ public class DashboardView extends VerticalLayout {
     grid.addColumn(AddressRow::unread)
         .setHeader("Unread")
         .setKey("unread")
-        .setWidth("7rem")
+        .setWidth("6rem")
         .setFlexGrow(0)
         .setSortable(true);
     grid.addColumn(AddressRow::inFlight)
         .setHeader("In flight")
         .setKey("inFlight")
-        .setWidth("7.5rem")
+        .setWidth("6.5rem")
         .setFlexGrow(0)
         .setSortable(true);
     grid.addColumn(row -> AddressRow.countText(row.overdue()))
         .setHeader("Overdue")
         .setKey("overdue")
-        .setWidth("7.5rem")
+        .setWidth("6.5rem")
         .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::overdue));
     grid.addColumn(row -> AddressRow.countText(row.parked()))
         .setHeader("Parked")
         .setKey("parked")
-        .setWidth("7rem")
+        .setWidth("6rem")
         .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::parked));
     grid.addComponentColumn(
@@ -111,7 +105,7 @@ public class DashboardView extends VerticalLayout {
     grid.addColumn(AddressRow::subscribersText)
         .setHeader("Subscribers")
         .setKey("subscribers")
-        .setWidth("8.5rem")
+        .setWidth("7.5rem")
         .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::subscribers));
     grid.addColumn(row -> row.lastActivityAgo(Instant.now()))
