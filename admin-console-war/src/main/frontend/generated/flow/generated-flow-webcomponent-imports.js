@@ -34,9 +34,6 @@ import 'Frontend/generated/jar-resources/ReactRouterOutletElement.tsx';
 
 const loadOnDemand = (key) => {
   const pending = [];
-  if (key === 'db57dce4159669cb94f9e35e84e0d83f4c7b0bf8ae6e7866cb5364da28f3343e') {
-    pending.push(import('./chunks/chunk-567ddb5e1f1235e798bd6323286efe1c58193960396fcfe45c3a7735d14c949b.js'));
-  }
   if (key === '3a81c30f6239cee7c789c5d49ea1a242edcf5a7c85826971530b711f1603a2ca') {
     pending.push(import('./chunks/chunk-be26620e7440559bc0aed47e05d95d370b2f9e19f41ab93640c6848fba9250ff.js'));
   }
@@ -51,6 +48,9 @@ const loadOnDemand = (key) => {
   }
   if (key === '984bf9a3c2de97fd07d44873cca8ba777735f703e168641cf4817f543861f958') {
     pending.push(import('./chunks/chunk-be26620e7440559bc0aed47e05d95d370b2f9e19f41ab93640c6848fba9250ff.js'));
+  }
+  if (key === 'db57dce4159669cb94f9e35e84e0d83f4c7b0bf8ae6e7866cb5364da28f3343e') {
+    pending.push(import('./chunks/chunk-567ddb5e1f1235e798bd6323286efe1c58193960396fcfe45c3a7735d14c949b.js'));
   }
   return Promise.all(pending);
 }

@@ -79,6 +79,17 @@ public class OutboxView extends VerticalLayout {
     grid.addColumn(OutboxRow::attempts).setHeader("Attempts").setSortable(true);
     grid.addColumn(row -> OutboxRowText.age(row, Instant.now())).setHeader("Age");
     grid.addColumn(row -> OutboxRowText.error(row)).setHeader("Last error").setFlexGrow(3);
+    if (accessControl.isOperator()) {
+      // A click on a row selects (or unselects) it, not only its check box.
+      grid.addItemClickListener(
+          click -> {
+            if (grid.getSelectedItems().contains(click.getItem())) {
+              grid.deselect(click.getItem());
+            } else {
+              grid.select(click.getItem());
+            }
+          });
+    }
     grid.setSizeFull();
     return grid;
   }

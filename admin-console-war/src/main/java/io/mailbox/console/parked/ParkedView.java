@@ -31,7 +31,8 @@ import java.util.List;
  */
 @Route(value = "parked", layout = ConsoleLayout.class)
 @PageTitle("Parked · Mailbox")
-public class ParkedView extends VerticalLayout {
+public class ParkedView extends VerticalLayout
+    implements com.vaadin.flow.router.BeforeEnterObserver {
   static final int RECORDS_SHOWN = 200;
 
   private final MailboxOperations operations;
@@ -78,6 +79,15 @@ public class ParkedView extends VerticalLayout {
     }
     configureGrid();
     add(new H2("Parked records"), actions, grid, details);
+  }
+
+  /** {@code parked?address=...} opens that address's records (links, bookmarks). */
+  @Override
+  public void beforeEnter(com.vaadin.flow.router.BeforeEnterEvent event) {
+    List<String> given = event.getLocation().getQueryParameters().getParameters().get("address");
+    if (given != null && !given.isEmpty()) {
+      address.setValue(given.get(0));
+    }
   }
 
   private void configureGrid() {

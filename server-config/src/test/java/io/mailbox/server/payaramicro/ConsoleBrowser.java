@@ -97,6 +97,16 @@ final class ConsoleBrowser implements AutoCloseable {
     new WebDriverWait(driver, WAIT).until(d -> gridCells().contains(text));
   }
 
+  /** Clicks the grid cell showing exactly {@code text} (selects its row). */
+  void clickGridCell(String text) {
+    waitForGridCell(text);
+    driver.findElements(By.tagName("vaadin-grid-cell-content")).stream()
+        .filter(cell -> cell.getText().equals(text))
+        .findFirst()
+        .orElseThrow()
+        .click();
+  }
+
   void screenshot(Path target) throws Exception {
     Files.createDirectories(target.getParent());
     Files.write(target, driver.getScreenshotAs(OutputType.BYTES));
