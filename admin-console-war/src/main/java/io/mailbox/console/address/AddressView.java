@@ -40,6 +40,8 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
   private final Span numbers = new Span();
   private final Grid<QueuedMessage> grid = new Grid<>(QueuedMessage.class, false);
   private final Pre details = new Pre();
+  private final Grid<io.mailbox.connector.api.InFlightCopy> leases =
+      new Grid<>(io.mailbox.connector.api.InFlightCopy.class, false);
   private final HorizontalLayout actions = new HorizontalLayout();
   private String address;
 
@@ -66,7 +68,26 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
             change ->
                 details.setText(change.getValue() == null ? "" : change.getValue().details()));
     grid.setWidthFull();
-    add(title, numbers, actions, grid, details);
+    leases.setId("in-flight");
+    leases.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_COMPACT);
+    leases
+        .addColumn(io.mailbox.connector.api.InFlightCopy::messageId)
+        .setHeader("In flight: message id")
+        .setFlexGrow(2);
+    leases.addColumn(io.mailbox.connector.api.InFlightCopy::leaseId).setHeader("Lease");
+    leases
+        .addColumn(c -> c.handedOutAt() == null ? "" : c.handedOutAt().toString())
+        .setHeader("Handed out");
+    leases
+        .addColumn(
+            c ->
+                c.expiresAt() == null
+                    ? "never"
+                    : c.expiresAt() + (c.isOverdueAt(java.time.Instant.now()) ? "  OVERDUE" : ""))
+        .setHeader("Lease ends");
+    leases.setAllRowsVisible(true);
+    leases.setWidthFull();
+    add(title, numbers, actions, grid, details, leases);
   }
 
   @Override
@@ -96,6 +117,11 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
     try {
       AddressStatus status = operations.status(address);
       numbers.setText(QueuedMessage.numbers(status));
+      try {
+        leases.setItems(operations.inFlight(address, MESSAGES_SHOWN));
+      } catch (RuntimeException cannotList) {
+        leases.setItems(List.of());
+      }
       try {
         grid.setItems(
             operations.peek(address, MESSAGES_SHOWN).stream().map(QueuedMessage::of).toList());

@@ -65,6 +65,32 @@ public class AddressesResource {
         .build();
   }
 
+  /** The copies handed out under a lease and not settled, with when their lease ends. */
+  @GET
+  @Path("addresses/leases")
+  public JsonObject leases(
+      @QueryParam("address") String address, @QueryParam("limit") @DefaultValue("50") int limit) {
+    java.time.Instant now = java.time.Instant.now();
+    jakarta.json.JsonArrayBuilder leases = Json.createArrayBuilder();
+    for (io.mailbox.connector.api.InFlightCopy copy :
+        operations.inFlight(Requests.required("address", address), Requests.limit(limit))) {
+      jakarta.json.JsonObjectBuilder lease =
+          Json.createObjectBuilder()
+              .add("messageId", copy.messageId())
+              .add("key", copy.key())
+              .add("leaseId", copy.leaseId())
+              .add("overdue", copy.isOverdueAt(now));
+      if (copy.handedOutAt() != null) {
+        lease.add("handedOutAt", copy.handedOutAt().toString());
+      }
+      if (copy.expiresAt() != null) {
+        lease.add("expiresAt", copy.expiresAt().toString());
+      }
+      leases.add(lease);
+    }
+    return Json.createObjectBuilder().add("leases", leases).build();
+  }
+
   /**
    * Removes every queued message of the address; {@code confirm} must repeat the address, as the
    * console asks it to be typed.

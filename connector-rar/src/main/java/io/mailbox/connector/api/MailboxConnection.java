@@ -74,6 +74,9 @@ public interface MailboxConnection extends AutoCloseable {
    */
   int removeQueued(String address, String key);
 
+  /** The copies of an address handed out under a lease and not settled, oldest first. */
+  List<InFlightCopy> inFlight(String address, int limit);
+
   /** The address a give-up at {@code address} is archived to; empty when dead letters are off. */
   java.util.Optional<String> deadLetterTopic(String address);
 

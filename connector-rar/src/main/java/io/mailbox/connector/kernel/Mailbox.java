@@ -272,6 +272,12 @@ public final class Mailbox {
   }
 
   /** Removes one parked record by its copy key (or all when {@code key} is null). */
+  /** The copies of an address handed out under a lease and not settled. */
+  public List<io.mailbox.connector.api.InFlightCopy> inFlight(String address, int limit) {
+    MailAddress parsed = MailAddress.parse(address);
+    return requireProvider(parsed.scheme()).inFlight(parsed, limit);
+  }
+
   /** Removes queued copies of an address: one by key, or all when {@code key} is null. */
   public int removeQueued(String address, String key) {
     MailAddress parsed = MailAddress.parse(address);

@@ -437,6 +437,14 @@ public abstract class MailboxProvider {
     return removeQueuedCopies(address, key);
   }
 
+  /** The copies of {@code address} handed out under a lease and not settled, oldest first. */
+  public final List<io.mailbox.connector.api.InFlightCopy> inFlight(
+      MailAddress address, int limit) {
+    requireOwnScheme(address);
+    requireCapability(Capabilities.LEASE);
+    return inFlightCopies(address, Math.max(1, limit));
+  }
+
   /** Drops every queued and in-flight message; subscriptions and parked records stay. */
   public final long clear() {
     return clearBacklog();
@@ -568,6 +576,13 @@ public abstract class MailboxProvider {
   /** Removes parked records (all when {@code key} is null). Needed for {@code purgeParked}. */
   protected int removeParked(MailAddress address, String key) {
     return 0;
+  }
+
+  /** Copies in flight under a lease at {@code address}. Needed with {@code lease}. */
+  protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+      MailAddress address, int limit) {
+    warnMissingHook("inFlightCopies", "in-flight copies are not listed");
+    return List.of();
   }
 
   /** Removes queued copies (all when {@code key} is null). Needed for {@code removeQueued}. */

@@ -376,6 +376,32 @@ public abstract class ProviderContract {
         .hasMessageStartingWith("MBX-1007");
   }
 
+  @Test
+  void copiesInFlightAreListedWithTheirLeaseUntilSettled() {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("in-flight");
+    provider.post(letter(inbox, "a"));
+    provider.post(letter(inbox, "b"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 2);
+
+    Delivery first = provider.fetch(inbox, FetchOptions.leased(Duration.ofMinutes(5))).get(0);
+    Delivery second = provider.fetch(inbox, FetchOptions.leased(Duration.ZERO)).get(0);
+
+    List<io.mailbox.connector.api.InFlightCopy> listed = provider.inFlight(inbox, 10);
+    assertThat(listed).extracting(c -> c.messageId()).containsExactlyInAnyOrder("a", "b");
+    var a = listed.stream().filter(c -> c.messageId().equals("a")).findFirst().orElseThrow();
+    assertThat(a.key()).isEqualTo(first.key());
+    assertThat(a.leaseId()).isEqualTo(first.leaseId().orElseThrow());
+    assertThat(a.expiresAt()).isNotNull();
+    assertThat(a.isOverdueAt(java.time.Instant.now())).isFalse();
+    var b = listed.stream().filter(c -> c.messageId().equals("b")).findFirst().orElseThrow();
+    assertThat(b.expiresAt()).as("a lease without timeout never expires").isNull();
+
+    assertThat(first.ack()).isTrue();
+    assertThat(provider.inFlight(inbox, 10)).extracting(c -> c.messageId()).containsExactly("b");
+    assertThat(second.ack()).isTrue();
+  }
+
   // ---- remove ----------------------------------------------------------------------------------
 
   @Test

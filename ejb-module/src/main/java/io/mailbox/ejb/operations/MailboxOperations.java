@@ -52,6 +52,13 @@ public class MailboxOperations {
     }
   }
 
+  /** The copies of an address handed out under a lease and not settled (overdue ones too). */
+  public java.util.List<io.mailbox.connector.api.InFlightCopy> inFlight(String address, int limit) {
+    try (MailboxConnection connection = connections.getConnection()) {
+      return connection.inFlight(address, limit);
+    }
+  }
+
   /** Removes every queued (not in-flight) message of an address; audited. */
   public int purge(String actor, String address) {
     try (MailboxConnection connection = connections.getConnection()) {

@@ -520,6 +520,7 @@ class RunScriptSmokeIT {
           new String[] {"GET", "/console/api/audit?limit=5", null},
           new String[] {"GET", "/console/api/parked?address=" + INBOX, null},
           new String[] {"GET", "/console/api/addresses/messages?address=" + INBOX, null},
+          new String[] {"GET", "/console/api/addresses/leases?address=" + INBOX, null},
           new String[] {"GET", "/console/api/deadletters", null},
           new String[] {"GET", "/console/api/inbox/parked", null},
           new String[] {

@@ -93,6 +93,11 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
+  public List<io.mailbox.connector.api.InFlightCopy> inFlight(String address, int limit) {
+    return kernel().inFlight(address, limit);
+  }
+
+  @Override
   public int removeQueued(String address, String key) {
     return kernel().removeQueued(address, key);
   }

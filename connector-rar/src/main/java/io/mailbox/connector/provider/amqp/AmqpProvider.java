@@ -608,6 +608,25 @@ public final class AmqpProvider extends MailboxProvider {
   }
 
   @Override
+  protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+      MailAddress address, int limit) {
+    return leases.entrySet().stream()
+        .filter(e -> e.getValue().address().equals(address))
+        .sorted(Comparator.comparing(e -> e.getValue().lease().handedOutAt()))
+        .limit(limit)
+        .map(
+            e ->
+                new io.mailbox.connector.api.InFlightCopy(
+                    address,
+                    e.getValue().copy().id(),
+                    e.getKey(),
+                    e.getValue().lease().id(),
+                    e.getValue().lease().handedOutAt(),
+                    e.getValue().lease().expiresAt()))
+        .toList();
+  }
+
+  @Override
   protected long reclaimExpired(MailAddress address) {
     Instant now = now();
     long reclaimed = 0;

@@ -365,6 +365,25 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
+  protected synchronized List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+      MailAddress address, int limit) {
+    return leases.entrySet().stream()
+        .filter(e -> e.getValue().address().equals(address))
+        .sorted(Comparator.comparing(e -> e.getValue().lease().handedOutAt()))
+        .limit(limit)
+        .map(
+            e ->
+                new io.mailbox.connector.api.InFlightCopy(
+                    address,
+                    e.getValue().copy().id(),
+                    e.getKey(),
+                    e.getValue().lease().id(),
+                    e.getValue().lease().handedOutAt(),
+                    e.getValue().lease().expiresAt()))
+        .toList();
+  }
+
+  @Override
   protected synchronized int removeQueuedCopies(MailAddress address, String key) {
     int removed = 0;
     for (Entry entry : waiting(address)) {

@@ -879,6 +879,37 @@ public final class JdbcProvider extends MailboxProvider {
                     key));
   }
 
+  /** Leased rows of the address, oldest first; the hand-out time is the row's last update. */
+  @Override
+  protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+      MailAddress address, int limit) {
+    return sql(
+        c -> {
+          try (PreparedStatement select =
+              c.prepareStatement(
+                  "SELECT COPY_KEY, MESSAGE_ID, LEASE_ID, UPDATED_AT, VISIBLE_AT FROM MBX_QUEUE"
+                      + " WHERE ADDRESS_HASH = ? AND STATE = 'LEASED' ORDER BY SEQ")) {
+            select.setString(1, hash(address));
+            select.setMaxRows(limit);
+            List<io.mailbox.connector.api.InFlightCopy> copies = new ArrayList<>();
+            try (var rows = select.executeQuery()) {
+              while (rows.next()) {
+                long visibleAt = rows.getLong(5);
+                copies.add(
+                    new io.mailbox.connector.api.InFlightCopy(
+                        address,
+                        rows.getString(2),
+                        rows.getString(1),
+                        rows.getString(3),
+                        Instant.ofEpochMilli(rows.getLong(4)),
+                        visibleAt == Long.MAX_VALUE ? null : Instant.ofEpochMilli(visibleAt)));
+              }
+            }
+            return copies;
+          }
+        });
+  }
+
   @Override
   protected int removeQueuedCopies(MailAddress address, String key) {
     return key == null

@@ -198,6 +198,12 @@ public final class MemoryProvider extends MailboxProvider {
   }
 
   @Override
+  protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+      MailAddress address, int limit) {
+    return bus.existing(address).map(topic -> topic.inFlight(address, limit)).orElse(List.of());
+  }
+
+  @Override
   protected int removeQueuedCopies(MailAddress address, String key) {
     return bus.existing(address).map(topic -> topic.removeQueued(key)).orElse(0);
   }

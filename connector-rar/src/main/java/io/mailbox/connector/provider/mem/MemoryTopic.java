@@ -152,6 +152,23 @@ final class MemoryTopic {
     return parked.remove(key) == null ? 0 : 1;
   }
 
+  /** The copies in flight under a lease, in hand-out order. */
+  synchronized List<io.mailbox.connector.api.InFlightCopy> inFlight(
+      io.mailbox.connector.api.MailAddress address, int limit) {
+    return inFlight.entrySet().stream()
+        .limit(limit)
+        .map(
+            e ->
+                new io.mailbox.connector.api.InFlightCopy(
+                    address,
+                    e.getValue().copy().id(),
+                    e.getKey(),
+                    e.getValue().lease().id(),
+                    e.getValue().lease().handedOutAt(),
+                    e.getValue().lease().expiresAt()))
+        .toList();
+  }
+
   /** Removes the queued copy with this key, or every queued copy when {@code key} is null. */
   synchronized int removeQueued(String key) {
     if (key == null) {
