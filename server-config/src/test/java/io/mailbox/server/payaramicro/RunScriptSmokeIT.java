@@ -249,7 +249,6 @@ class RunScriptSmokeIT {
       assertThat(browser.waitFor("address-numbers").getText()).contains("unread");
       assertThat(browser.has("recover")).isTrue();
       assertThat(browser.has("purge")).isTrue();
-      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/address.png"));
     }
   }
 
@@ -277,6 +276,10 @@ class RunScriptSmokeIT {
       browser.waitForGridCell("jdbc://shipping@shop/orders_dlq");
       browser.screenshot(
           REPOSITORY.resolve("server-config/target/screenshots/dashboard-dead-letter.png"));
+      browser.open(url("/console/address?address=" + deadLetters));
+      assertThat(browser.waitFor("address-numbers").getText()).contains("1 unread");
+      browser.waitFor("queued-messages");
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/address.png"));
       browser.open(url("/console/dead-letters?address=" + deadLetters));
       new org.openqa.selenium.support.ui.WebDriverWait(
               browser.driver(), java.time.Duration.ofSeconds(20))
