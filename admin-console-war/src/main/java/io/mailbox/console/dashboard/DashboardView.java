@@ -65,6 +65,12 @@ public class DashboardView extends VerticalLayout {
         .setSortable(true)
         .setAutoWidth(true)
         .setFlexGrow(3);
+    grid.addColumn(AddressRow::provider)
+        .setHeader("Provider")
+        .setKey("provider")
+        .setWidth("6rem")
+        .setFlexGrow(0)
+        .setSortable(true);
     grid.addComponentColumn(this::stateBadge)
         .setHeader("State")
         .setKey("state")
@@ -73,39 +79,39 @@ public class DashboardView extends VerticalLayout {
     grid.addColumn(AddressRow::unread)
         .setHeader("Unread")
         .setKey("unread")
-        .setWidth("6rem")
+        .setWidth("5.5rem")
         .setFlexGrow(0)
         .setSortable(true);
     grid.addColumn(AddressRow::inFlight)
         .setHeader("In flight")
         .setKey("inFlight")
-        .setWidth("6.5rem")
+        .setWidth("6rem")
         .setFlexGrow(0)
         .setSortable(true);
     grid.addColumn(row -> AddressRow.countText(row.overdue()))
         .setHeader("Overdue")
         .setKey("overdue")
-        .setWidth("6.5rem")
+        .setWidth("6rem")
         .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::overdue));
     grid.addColumn(row -> AddressRow.countText(row.parked()))
         .setHeader("Parked")
         .setKey("parked")
-        .setWidth("6rem")
+        .setWidth("5.5rem")
         .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::parked));
     grid.addComponentColumn(
             row ->
                 new com.vaadin.flow.component.html.Image(
                     Sparkline.dataUri(history.of(row.address())), "backlog trend"))
-        .setHeader("Backlog (last 2 min)")
+        .setHeader("Backlog, 2 min")
         .setKey("trend")
         .setAutoWidth(true)
         .setFlexGrow(0);
     grid.addColumn(AddressRow::subscribersText)
         .setHeader("Subscribers")
         .setKey("subscribers")
-        .setWidth("7.5rem")
+        .setWidth("7rem")
         .setFlexGrow(0)
         .setComparator(Comparator.comparingLong(AddressRow::subscribers));
     grid.addColumn(row -> row.lastActivityAgo(Instant.now()))
