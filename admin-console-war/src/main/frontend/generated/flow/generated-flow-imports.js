@@ -34,23 +34,23 @@ import 'Frontend/generated/jar-resources/ReactRouterOutletElement.tsx';
 
 const loadOnDemand = (key) => {
   const pending = [];
-  if (key === '9630358efa1d91ed312804d24287bfaa1b868ace90f1b236b70e867edf9e0295') {
-    pending.push(import('./chunks/chunk-b047e9ebffdfc32e445ed989a83b5753b38b4e63fb720ec615ae7c86d18b8c77.js'));
+  if (key === '9ee6bf68ce23536ae8a33f7af92a82d67da4aea744412e570fcbf37003fee1d4') {
+    pending.push(import('./chunks/chunk-64a1ca43db2baa2ae62a55e8728733aa77e0ee9320c5edb1e729fba2e4d935fb.js'));
   }
   if (key === '3a81c30f6239cee7c789c5d49ea1a242edcf5a7c85826971530b711f1603a2ca') {
+    pending.push(import('./chunks/chunk-be26620e7440559bc0aed47e05d95d370b2f9e19f41ab93640c6848fba9250ff.js'));
+  }
+  if (key === '984bf9a3c2de97fd07d44873cca8ba777735f703e168641cf4817f543861f958') {
     pending.push(import('./chunks/chunk-be26620e7440559bc0aed47e05d95d370b2f9e19f41ab93640c6848fba9250ff.js'));
   }
   if (key === '680681986627b9d109dcf02d86e20e160d40ee420dfdf666059756fd0fa72139') {
     pending.push(import('./chunks/chunk-64a1ca43db2baa2ae62a55e8728733aa77e0ee9320c5edb1e729fba2e4d935fb.js'));
   }
-  if (key === '984bf9a3c2de97fd07d44873cca8ba777735f703e168641cf4817f543861f958') {
-    pending.push(import('./chunks/chunk-be26620e7440559bc0aed47e05d95d370b2f9e19f41ab93640c6848fba9250ff.js'));
-  }
-  if (key === '9ee6bf68ce23536ae8a33f7af92a82d67da4aea744412e570fcbf37003fee1d4') {
-    pending.push(import('./chunks/chunk-64a1ca43db2baa2ae62a55e8728733aa77e0ee9320c5edb1e729fba2e4d935fb.js'));
-  }
   if (key === 'db57dce4159669cb94f9e35e84e0d83f4c7b0bf8ae6e7866cb5364da28f3343e') {
     pending.push(import('./chunks/chunk-567ddb5e1f1235e798bd6323286efe1c58193960396fcfe45c3a7735d14c949b.js'));
+  }
+  if (key === '9630358efa1d91ed312804d24287bfaa1b868ace90f1b236b70e867edf9e0295') {
+    pending.push(import('./chunks/chunk-b047e9ebffdfc32e445ed989a83b5753b38b4e63fb720ec615ae7c86d18b8c77.js'));
   }
   return Promise.all(pending);
 }

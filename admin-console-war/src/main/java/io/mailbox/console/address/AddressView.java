@@ -92,8 +92,7 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
 
   @Override
   public void beforeEnter(BeforeEnterEvent event) {
-    List<String> given = event.getLocation().getQueryParameters().getParameters().get("address");
-    address = given == null || given.isEmpty() ? null : given.get(0);
+    address = ConsoleText.queryParameter(event, "address").orElse(null);
     actions.removeAll();
     if (address == null) {
       title.setText("No address chosen");

@@ -108,10 +108,7 @@ public class DeadLettersView extends VerticalLayout
   /** {@code dead-letters?address=...} opens that dead-letter address (links, bookmarks). */
   @Override
   public void beforeEnter(com.vaadin.flow.router.BeforeEnterEvent event) {
-    List<String> given = event.getLocation().getQueryParameters().getParameters().get("address");
-    if (given != null && !given.isEmpty()) {
-      address.setValue(given.get(0));
-    }
+    ConsoleText.queryParameter(event, "address").ifPresent(address::setValue);
   }
 
   private void configureGrid() {

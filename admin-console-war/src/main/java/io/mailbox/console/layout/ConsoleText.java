@@ -11,6 +11,16 @@ public final class ConsoleText {
     return typed != null && address != null && typed.strip().equals(address.strip());
   }
 
+  /** The first value of a query parameter of the page being entered, if given. */
+  public static java.util.Optional<String> queryParameter(
+      com.vaadin.flow.router.BeforeEnterEvent event, String name) {
+    java.util.List<String> given =
+        event.getLocation().getQueryParameters().getParameters().get(name);
+    return given == null || given.isEmpty()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(given.get(0));
+  }
+
   /** Why the product refused (its code and reason), or the failure's kind: never a stack trace. */
   public static String refusal(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

@@ -84,10 +84,7 @@ public class ParkedView extends VerticalLayout
   /** {@code parked?address=...} opens that address's records (links, bookmarks). */
   @Override
   public void beforeEnter(com.vaadin.flow.router.BeforeEnterEvent event) {
-    List<String> given = event.getLocation().getQueryParameters().getParameters().get("address");
-    if (given != null && !given.isEmpty()) {
-      address.setValue(given.get(0));
-    }
+    ConsoleText.queryParameter(event, "address").ifPresent(address::setValue);
   }
 
   private void configureGrid() {

@@ -15,4 +15,13 @@ public record Lease(String id, Instant handedOutAt, Instant expiresAt) {
   public boolean isExpiredAt(Instant now) {
     return expiresAt != null && !now.isBefore(expiresAt);
   }
+
+  /** How an operator sees {@code copy} (key {@code key}) in flight under this lease. */
+  public io.mailbox.connector.api.InFlightCopy inFlight(
+      io.mailbox.connector.api.MailAddress address,
+      String key,
+      io.mailbox.connector.api.MailMessage copy) {
+    return new io.mailbox.connector.api.InFlightCopy(
+        address, copy.id(), key, id, handedOutAt, expiresAt);
+  }
 }

@@ -371,15 +371,7 @@ public final class FileProvider extends MailboxProvider {
         .filter(e -> e.getValue().address().equals(address))
         .sorted(Comparator.comparing(e -> e.getValue().lease().handedOutAt()))
         .limit(limit)
-        .map(
-            e ->
-                new io.mailbox.connector.api.InFlightCopy(
-                    address,
-                    e.getValue().copy().id(),
-                    e.getKey(),
-                    e.getValue().lease().id(),
-                    e.getValue().lease().handedOutAt(),
-                    e.getValue().lease().expiresAt()))
+        .map(e -> e.getValue().lease().inFlight(address, e.getKey(), e.getValue().copy()))
         .toList();
   }
 

@@ -157,15 +157,7 @@ final class MemoryTopic {
       io.mailbox.connector.api.MailAddress address, int limit) {
     return inFlight.entrySet().stream()
         .limit(limit)
-        .map(
-            e ->
-                new io.mailbox.connector.api.InFlightCopy(
-                    address,
-                    e.getValue().copy().id(),
-                    e.getKey(),
-                    e.getValue().lease().id(),
-                    e.getValue().lease().handedOutAt(),
-                    e.getValue().lease().expiresAt()))
+        .map(e -> e.getValue().lease().inFlight(address, e.getKey(), e.getValue().copy()))
         .toList();
   }
 
