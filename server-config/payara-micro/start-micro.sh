@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts Payara Micro with Mailbox on its embedded defaults: the connector rar first (post-boot
-# file), then the console and example wars; the mem: provider; an H2 database in the data folder.
+# file), then the console and example wars; the durable jdbc: provider (and mem:) on an H2 database in the data folder.
 # Waits until the console answers, prints where it is and how to sign in.
 #
 #   start-micro.sh [--detach]      --detach: return once the console answers (the server keeps running)
@@ -128,7 +128,7 @@ cat <<BANNER
 
     Console   $console_url
     Sign in   user '$MAILBOX_CONSOLE_USERNAME', password $password_shown
-    Example   curl -X POST '$orders_url?item=book&quantity=2'   (then watch the mem:// addresses on the dashboard)
+    Example   curl -X POST '$orders_url?item=book&quantity=2'   (then watch the jdbc:// addresses on the dashboard)
     Health    http://localhost:$port/health/ready
     Data      $data   (log: $log_file)
     Stop      kill $pid
