@@ -81,6 +81,30 @@ class EarLayoutIT {
     }
   }
 
+  /**
+   * The example war in the EAR carries only its own classes: a second copy of the services would
+   * make every EJB ambiguous (Payara Server refuses the EAR: "there are [2] ejbs in the application
+   * with interface JtaInboxTransactions", measured), and SmallRye, the channel connector and the
+   * channel configuration belong in lib/ (PLATFORM.md).
+   */
+  @Test
+  void theExampleWarLeavesServicesConnectorAndSmallRyeToTheEar() throws Exception {
+    try (JarFile orders = nestedArchive("orders-app.war")) {
+      assertThat(orders.stream().map(ZipEntry::getName))
+          .noneMatch(n -> n.startsWith("WEB-INF/lib/") && n.endsWith(".jar"));
+    }
+    try (JarFile ear = new JarFile(EAR.toFile())) {
+      List<String> lib =
+          ear.stream().map(ZipEntry::getName).filter(n -> n.startsWith("lib/")).toList();
+      assertThat(lib)
+          .anyMatch(n -> n.contains("messaging-connector"))
+          .anyMatch(n -> n.contains("smallrye-reactive-messaging-provider"))
+          .anyMatch(n -> n.contains("orders-app") && n.endsWith("ear-config.jar"))
+          .noneMatch(n -> n.contains("ejb-module") || n.contains("connector-rar"))
+          .noneMatch(n -> n.contains("jakarta.enterprise.cdi-api"));
+    }
+  }
+
   @Test
   void theConnectorInsideTheEarCarriesItsDescriptorAndClasses() throws Exception {
     try (JarFile connector = nestedArchive("mailbox-connector.rar")) {

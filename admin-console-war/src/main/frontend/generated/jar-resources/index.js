@@ -1,2 +1,0 @@
-export * from './Flow';
-//# sourceMappingURL=index.js.map
