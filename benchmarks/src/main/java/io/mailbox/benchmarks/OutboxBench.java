@@ -15,8 +15,8 @@ final class OutboxBench {
   private OutboxBench() {}
 
   /**
-   * A relay of {@code store} that posts to {@code provider} as the server's publisher does: one row
-   * with {@code post}, a batch with one {@code postAll}. The bench's limits.
+   * A relay of {@code store} that posts to {@code provider} as the server's publisher does (the
+   * same message per row): one row with {@code post}, a batch with one {@code postAll}.
    */
   static io.mailbox.ejb.outbox.OutboxRelay relayTo(
       OutboxStore store, io.mailbox.connector.spi.MailboxProvider provider) {
@@ -24,14 +24,15 @@ final class OutboxBench {
         new io.mailbox.ejb.outbox.OutboxPublisher() {
           @Override
           public void publish(io.mailbox.ejb.outbox.OutboxRow row) {
-            provider.post(message(row));
+            provider.post(row.toMessage());
           }
 
           @Override
           public java.util.List<Exception> publishAll(
               java.util.List<io.mailbox.ejb.outbox.OutboxRow> rows) {
             try {
-              provider.postAll(rows.stream().map(OutboxBench::message).toList());
+              provider.postAll(
+                  rows.stream().map(io.mailbox.ejb.outbox.OutboxRow::toMessage).toList());
               return java.util.Collections.nCopies(rows.size(), null);
             } catch (RuntimeException e) {
               return java.util.Collections.nCopies(rows.size(), e);
@@ -44,13 +45,6 @@ final class OutboxBench {
         io.mailbox.ejb.outbox.RelaySettings.defaults().withLimits(1000, 1000),
         java.time.Clock.systemUTC(),
         "bench");
-  }
-
-  private static io.mailbox.connector.api.MailMessage message(io.mailbox.ejb.outbox.OutboxRow row) {
-    return io.mailbox.connector.api.MailMessage.to(row.address())
-        .id(row.id())
-        .body(row.envelope())
-        .build();
   }
 
   static double seconds(long startNanos) {

@@ -10,7 +10,6 @@ import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -74,19 +73,10 @@ public class DeadLettersResource {
   @Path("replay")
   @Consumes(MediaType.APPLICATION_JSON)
   public JsonObject replay(JsonObject request) {
-    if (request == null
-        || !(request.get("address") instanceof JsonString address)
-        || request.get("keys") == null
-        || request.get("keys").getValueType() != JsonValue.ValueType.ARRAY) {
-      throw new Requests.BadRequest(
-          "MBX-1008", "expected {\"address\": \"...\", \"keys\": [...], \"perSecond\": 50}");
-    }
-    List<String> keys =
-        request.getJsonArray("keys").getValuesAs(JsonString.class).stream()
-            .map(JsonString::getString)
-            .toList();
-    if (keys.isEmpty() || keys.size() > 1000) {
-      throw new Requests.BadRequest("MBX-1008", "keys must name 1 to 1000 records");
+    String expected = "{\"address\": \"...\", \"keys\": [...], \"perSecond\": 50}";
+    List<String> keys = Requests.strings(request, "keys", "records", expected);
+    if (!(request.get("address") instanceof JsonString address)) {
+      throw new Requests.BadRequest("MBX-1008", "expected " + expected);
     }
     MailboxOperations.ReplayResult result =
         operations.replay(

@@ -7,8 +7,6 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -52,19 +50,10 @@ public class InboxResource {
   @Path("release")
   @Consumes(MediaType.APPLICATION_JSON)
   public JsonObject release(JsonObject request) {
-    if (request == null
-        || request.get("ids") == null
-        || request.get("ids").getValueType() != JsonValue.ValueType.ARRAY
-        || !request.containsKey("retry")) {
-      throw new Requests.BadRequest("MBX-1008", "expected {\"ids\": [...], \"retry\": true|false}");
-    }
     Set<String> ids =
-        Set.copyOf(
-            request.getJsonArray("ids").getValuesAs(JsonString.class).stream()
-                .map(JsonString::getString)
-                .toList());
-    if (ids.isEmpty() || ids.size() > 1000) {
-      throw new Requests.BadRequest("MBX-1008", "ids must name 1 to 1000 rows");
+        Set.copyOf(Requests.strings(request, "ids", "rows", OutboxResource.RELEASE_BODY));
+    if (!request.containsKey("retry")) {
+      throw new Requests.BadRequest("MBX-1008", "expected " + OutboxResource.RELEASE_BODY);
     }
     List<InboxRow> rows =
         operations.parkedInbox(1000).stream().filter(row -> ids.contains(row.id())).toList();

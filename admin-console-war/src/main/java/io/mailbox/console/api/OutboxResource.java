@@ -6,7 +6,6 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -25,6 +24,8 @@ import java.util.Locale;
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class OutboxResource {
+  static final String RELEASE_BODY = "{\"ids\": [...], \"retry\": true|false}";
+
   @EJB OutboxOperations operations;
   @Context SecurityContext caller;
 
@@ -60,18 +61,9 @@ public class OutboxResource {
   @Path("release")
   @Consumes(MediaType.APPLICATION_JSON)
   public JsonObject release(JsonObject request) {
-    if (request == null
-        || !request.containsKey("ids")
-        || request.get("ids").getValueType() != jakarta.json.JsonValue.ValueType.ARRAY
-        || !request.containsKey("retry")) {
-      throw new Requests.BadRequest("MBX-1008", "expected {\"ids\": [...], \"retry\": true|false}");
-    }
-    List<String> ids =
-        request.getJsonArray("ids").getValuesAs(JsonString.class).stream()
-            .map(JsonString::getString)
-            .toList();
-    if (ids.isEmpty() || ids.size() > 1000) {
-      throw new Requests.BadRequest("MBX-1008", "ids must name 1 to 1000 rows");
+    List<String> ids = Requests.strings(request, "ids", "rows", RELEASE_BODY);
+    if (!request.containsKey("retry")) {
+      throw new Requests.BadRequest("MBX-1008", "expected " + RELEASE_BODY);
     }
     int released =
         operations.releaseOutbox(Requests.actor(caller), ids, request.getBoolean("retry"));

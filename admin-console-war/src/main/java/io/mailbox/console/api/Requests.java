@@ -29,6 +29,28 @@ final class Requests {
     return limit;
   }
 
+  /**
+   * The strings of the array {@code name} in a request body, 1 to {@link #MAX_LIMIT} of them;
+   * anything else is refused with {@code expected} (what the body should look like).
+   */
+  static java.util.List<String> strings(
+      jakarta.json.JsonObject request, String name, String what, String expected) {
+    if (request == null || !(request.get(name) instanceof jakarta.json.JsonArray array)) {
+      throw new BadRequest("MBX-1008", "expected " + expected);
+    }
+    java.util.List<String> values = new java.util.ArrayList<>(array.size());
+    for (jakarta.json.JsonValue value : array) {
+      if (!(value instanceof jakarta.json.JsonString text)) {
+        throw new BadRequest("MBX-1008", name + " must be strings");
+      }
+      values.add(text.getString());
+    }
+    if (values.isEmpty() || values.size() > MAX_LIMIT) {
+      throw new BadRequest("MBX-1008", name + " must name 1 to " + MAX_LIMIT + " " + what);
+    }
+    return values;
+  }
+
   /** Who is asking (the container authenticated them before any resource ran). */
   static String actor(SecurityContext caller) {
     return caller.getUserPrincipal() == null ? "anonymous" : caller.getUserPrincipal().getName();

@@ -2,10 +2,10 @@ package io.mailbox.console.deadletters;
 
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.console.layout.ConsoleText;
 import io.mailbox.ejb.operations.DeadLetterReplay;
 import io.mailbox.ejb.operations.MailboxOperations;
 import java.util.List;
-import java.util.Map;
 
 /** One dead-letter record as the view shows it. */
 record DeadLetter(
@@ -21,12 +21,6 @@ record DeadLetter(
       List.of("fatal", "consumer-nack", "max-deliveries", "ttl", "retries-exhausted");
 
   static DeadLetter of(MailMessage record) {
-    StringBuilder details = new StringBuilder();
-    for (Map.Entry<String, String> header : record.headers().entrySet()) {
-      details.append(header.getKey()).append(": ").append(header.getValue()).append('\n');
-    }
-    String body = record.body();
-    details.append('\n').append(body.length() <= 2000 ? body : body.substring(0, 2000) + "…");
     return new DeadLetter(
         record.sendId().orElse(""),
         record.id(),
@@ -34,7 +28,7 @@ record DeadLetter(
         record.header(SystemHeaders.DEAD_LETTER_TOPIC).orElse(""),
         record.header(SystemHeaders.DEAD_LETTER_ERROR).orElse(""),
         DeadLetterReplay.replayCount(record),
-        details.toString());
+        ConsoleText.details(record));
   }
 
   static String replayed(MailboxOperations.ReplayResult result) {

@@ -11,6 +11,33 @@ public final class ConsoleText {
     return typed != null && address != null && typed.strip().equals(address.strip());
   }
 
+  /** How many characters of a body the details panes show. */
+  public static final int DETAILS_BODY_CHARS = 2000;
+
+  /**
+   * A message for a details pane: its headers, one a line, then its body cut at {@value
+   * #DETAILS_BODY_CHARS} characters (saying so when it is cut).
+   */
+  public static String details(io.mailbox.connector.api.MailMessage message) {
+    StringBuilder details = new StringBuilder();
+    message
+        .headers()
+        .forEach((name, value) -> details.append(name).append(": ").append(value).append('\n'));
+    String body = message.body();
+    details.append('\n');
+    if (body.length() <= DETAILS_BODY_CHARS) {
+      return details.append(body).toString();
+    }
+    return details
+        .append(body, 0, DETAILS_BODY_CHARS)
+        .append("\n… (")
+        .append(body.length())
+        .append(" characters, first ")
+        .append(DETAILS_BODY_CHARS)
+        .append(" shown)")
+        .toString();
+  }
+
   /** The first value of a query parameter of the page being entered, if given. */
   public static java.util.Optional<String> queryParameter(
       com.vaadin.flow.router.BeforeEnterEvent event, String name) {

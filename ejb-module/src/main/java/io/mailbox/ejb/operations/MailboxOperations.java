@@ -1,13 +1,29 @@
 package io.mailbox.ejb.operations;
 
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.FetchOptions;
+import io.mailbox.connector.api.InFlightCopy;
+import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.ejb.audit.AuditEntry;
+import io.mailbox.ejb.audit.AuditLog;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
 
 /**
  * Reads mailbox state for the console and the admin API through the adapter's connection factory.
@@ -27,33 +43,31 @@ public class MailboxOperations {
     }
   }
 
-  @jakarta.ejb.EJB private io.mailbox.ejb.audit.AuditLog audit;
+  @EJB private AuditLog audit;
 
   /** Returns expired leases of one address to its queue; audited with its result. */
-  public io.mailbox.connector.api.RecoverResult recover(String actor, String address) {
+  public RecoverResult recover(String actor, String address) {
     try (MailboxConnection connection = connections.getConnection()) {
-      io.mailbox.connector.api.RecoverResult result = connection.recover(address);
+      RecoverResult result = connection.recover(address);
       audit.record(
           actor,
           "address.recover",
           address,
           result.reclaimed(),
-          result.supported()
-              ? io.mailbox.ejb.audit.AuditEntry.Result.SUCCEEDED
-              : io.mailbox.ejb.audit.AuditEntry.Result.FAILED);
+          result.supported() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED);
       return result;
     }
   }
 
   /** Read-only copies of the queued messages of an address, oldest first. */
-  public java.util.List<io.mailbox.connector.api.MailMessage> peek(String address, int limit) {
+  public List<MailMessage> peek(String address, int limit) {
     try (MailboxConnection connection = connections.getConnection()) {
       return connection.peek(address, limit);
     }
   }
 
   /** The copies of an address handed out under a lease and not settled (overdue ones too). */
-  public java.util.List<io.mailbox.connector.api.InFlightCopy> inFlight(String address, int limit) {
+  public List<InFlightCopy> inFlight(String address, int limit) {
     try (MailboxConnection connection = connections.getConnection()) {
       return connection.inFlight(address, limit);
     }
@@ -63,12 +77,7 @@ public class MailboxOperations {
   public int purge(String actor, String address) {
     try (MailboxConnection connection = connections.getConnection()) {
       int removed = connection.removeQueued(address, null);
-      audit.record(
-          actor,
-          "address.purge",
-          address,
-          removed,
-          io.mailbox.ejb.audit.AuditEntry.Result.SUCCEEDED);
+      audit.record(actor, "address.purge", address, removed, AuditEntry.Result.SUCCEEDED);
       return removed;
     }
   }
@@ -77,11 +86,11 @@ public class MailboxOperations {
    * The dead-letter addresses among the known addresses: those some known address gives up to.
    * Sorted.
    */
-  public java.util.List<String> deadLetterAddresses() {
+  public List<String> deadLetterAddresses() {
     try (MailboxConnection connection = connections.getConnection()) {
-      java.util.Set<String> known = new java.util.TreeSet<>();
+      Set<String> known = new TreeSet<>();
       connection.snapshot().addresses().forEach(a -> known.add(a.address().toString()));
-      java.util.Set<String> deadLetters = new java.util.TreeSet<>();
+      Set<String> deadLetters = new TreeSet<>();
       for (String address : known) {
         connection
             .deadLetterTopic(address)
@@ -89,7 +98,7 @@ public class MailboxOperations {
             .filter(topic -> !topic.equals(address))
             .ifPresent(deadLetters::add);
       }
-      return java.util.List.copyOf(deadLetters);
+      return List.copyOf(deadLetters);
     }
   }
 
@@ -107,29 +116,26 @@ public class MailboxOperations {
   public ReplayResult replay(
       String actor,
       String deadLetterAddress,
-      java.util.List<String> keys,
+      List<String> keys,
       int perSecond,
-      java.util.function.IntConsumer progress) {
+      IntConsumer progress) {
     if (perSecond < 1 || perSecond > 1000) {
-      throw new io.mailbox.connector.api.MailboxException(
-          io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
-          "The replay rate must be 1 to 1000 a second.");
+      throw new MailboxException(
+          ErrorCode.INVALID_POLICY, "The replay rate must be 1 to 1000 a second.");
     }
     int replayed = 0;
     int missing = 0;
     int failed = 0;
     try (MailboxConnection connection = connections.getConnection()) {
-      java.util.Map<String, io.mailbox.connector.api.MailMessage> queued =
-          new java.util.HashMap<>();
-      for (io.mailbox.connector.api.MailMessage record :
-          connection.peek(deadLetterAddress, io.mailbox.connector.api.FetchOptions.MAX_LIMIT)) {
+      Map<String, MailMessage> queued = new HashMap<>();
+      for (MailMessage record : connection.peek(deadLetterAddress, FetchOptions.MAX_LIMIT)) {
         record.sendId().ifPresent(key -> queued.put(key, record));
       }
       long pace = 1_000_000_000L / perSecond;
       long next = System.nanoTime();
       int done = 0;
       for (String key : keys) {
-        io.mailbox.connector.api.MailMessage record = queued.get(key);
+        MailMessage record = queued.get(key);
         if (record == null) {
           missing++;
         } else {
@@ -145,7 +151,7 @@ public class MailboxOperations {
           next += pace;
           long wait = next - System.nanoTime();
           if (wait > 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            LockSupport.parkNanos(wait);
           }
         }
         progress.accept(++done);
@@ -156,14 +162,12 @@ public class MailboxOperations {
         "deadletter.replay",
         deadLetterAddress,
         replayed,
-        failed == 0 && missing == 0
-            ? io.mailbox.ejb.audit.AuditEntry.Result.SUCCEEDED
-            : io.mailbox.ejb.audit.AuditEntry.Result.FAILED);
+        failed == 0 && missing == 0 ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED);
     return new ReplayResult(keys.size(), replayed, missing, failed);
   }
 
   /** Read-only copies of the records parked at an address, oldest first. */
-  public java.util.List<io.mailbox.connector.api.MailMessage> parked(String address, int limit) {
+  public List<MailMessage> parked(String address, int limit) {
     try (MailboxConnection connection = connections.getConnection()) {
       return connection.peekParked(address, limit);
     }
@@ -178,7 +182,7 @@ public class MailboxOperations {
           key == null ? "parked.purge-all" : "parked.purge",
           key == null ? address : address + " " + key,
           removed,
-          io.mailbox.ejb.audit.AuditEntry.Result.SUCCEEDED);
+          AuditEntry.Result.SUCCEEDED);
       return removed;
     }
   }

@@ -1,6 +1,5 @@
 package io.mailbox.ejb.outbox;
 
-import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 
@@ -19,7 +18,7 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
   @Override
   public void publish(OutboxRow row) {
     try (MailboxConnection connection = connections.getConnection()) {
-      connection.post(message(row));
+      connection.post(row.toMessage());
     }
   }
 
@@ -30,20 +29,10 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
   @Override
   public java.util.List<Exception> publishAll(java.util.List<OutboxRow> rows) {
     try (MailboxConnection connection = connections.getConnection()) {
-      connection.postAll(rows.stream().map(MailboxOutboxPublisher::message).toList());
+      connection.postAll(rows.stream().map(OutboxRow::toMessage).toList());
       return java.util.Collections.nCopies(rows.size(), null);
     } catch (RuntimeException e) {
       return java.util.Collections.nCopies(rows.size(), e);
     }
-  }
-
-  /** The message a row becomes, whatever carries it. */
-  static MailMessage message(OutboxRow row) {
-    return MailMessage.to(row.address())
-        .id(row.id())
-        .header("event-topic", row.topic())
-        .header("content-type", "application/vnd.mailbox.event+json")
-        .body(row.envelope())
-        .build();
   }
 }

@@ -30,6 +30,19 @@ public record OutboxRow(
     Long settledAt) {
 
   /**
+   * The message this row is published as, whatever carries it: the envelope id as message id, so
+   * every re-send carries the same id and a consumer inbox drops the repeat.
+   */
+  public io.mailbox.connector.api.MailMessage toMessage() {
+    return io.mailbox.connector.api.MailMessage.to(address)
+        .id(id)
+        .header("event-topic", topic)
+        .header("content-type", "application/vnd.mailbox.event+json")
+        .body(envelope)
+        .build();
+  }
+
+  /**
    * The key that blocks later rows: tenant and ordering key, or {@code null} for an unkeyed row.
    */
   String blockingKey() {

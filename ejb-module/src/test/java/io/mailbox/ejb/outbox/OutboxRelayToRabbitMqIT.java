@@ -53,7 +53,7 @@ class OutboxRelayToRabbitMqIT {
     relay =
         new OutboxRelay(
             store,
-            row -> provider.post(MailboxOutboxPublisher.message(row)),
+            row -> provider.post(row.toMessage()),
             QUICK_RETRY,
             Clock.systemUTC(),
             "relay-it");
