@@ -7,6 +7,7 @@ import io.mailbox.connector.api.MailboxException;
 import java.time.Duration;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * One channel's settings. MicroProfile Reactive Messaging hands the connector the channel's keys
@@ -18,7 +19,7 @@ import org.eclipse.microprofile.config.Config;
  *   <tr><th>key</th><th>direction</th><th>meaning</th><th>default</th></tr>
  *   <tr><td>address</td><td>both</td><td>the mailbox address</td><td>required</td></tr>
  *   <tr><td>connection-factory</td><td>both</td><td>JNDI name of the adapter's factory</td>
- *       <td>mailbox/ConnectionFactory</td></tr>
+ *       <td>{@code mailbox.connection-factory}, else mailbox/ConnectionFactory</td></tr>
  *   <tr><td>lease</td><td>incoming</td><td>lease per message in ms (0 never expires)</td><td>30000</td></tr>
  *   <tr><td>max-in-flight</td><td>incoming</td><td>unacknowledged messages at most</td><td>16</td></tr>
  *   <tr><td>max-attempts</td><td>incoming</td><td>rounds a message may fail retriably before it is
@@ -61,7 +62,7 @@ record ChannelSettings(
         MailAddress.parse(address),
         config
             .getOptionalValue("connection-factory", String.class)
-            .orElse(MailboxConnectionFactory.DEFAULT_JNDI_NAME),
+            .orElseGet(ChannelSettings::applicationConnectionFactory),
         Duration.ofMillis(
             atLeast(channel, "lease", config.getOptionalValue("lease", Long.class), 30_000L, 0)),
         (int)
@@ -93,6 +94,13 @@ record ChannelSettings(
                 100L,
                 1)),
         config.getOptionalValue("outbox.topic", String.class));
+  }
+
+  /** The application-wide name ({@code mailbox.connection-factory}), else the default. */
+  private static String applicationConnectionFactory() {
+    return ConfigProvider.getConfig()
+        .getOptionalValue(MailboxConnectionFactory.JNDI_NAME_PROPERTY, String.class)
+        .orElse(MailboxConnectionFactory.DEFAULT_JNDI_NAME);
   }
 
   private static long atLeast(

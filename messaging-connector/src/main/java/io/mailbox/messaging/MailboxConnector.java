@@ -44,6 +44,7 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
   public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
     ChannelSettings settings = ChannelSettings.from(config);
     LOG.info(() -> "Incoming channel " + settings.channel() + " reads " + settings.address());
+    resolveEarly(settings.connectionFactory());
     return ReactiveStreams.fromPublisher(
         new MailboxPublisher(settings, () -> factory(settings.connectionFactory()), executor()));
   }
@@ -52,6 +53,7 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
   public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
     ChannelSettings settings = ChannelSettings.from(config);
     LOG.info(() -> "Outgoing channel " + settings.channel() + " writes " + settings.address());
+    resolveEarly(settings.connectionFactory());
     MailboxSender sender = new MailboxSender(settings, () -> factory(settings.connectionFactory()));
     return ReactiveStreams.<Message<?>>builder()
         .flatMapCompletionStage(
@@ -79,6 +81,20 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
           ErrorCode.CONNECTION_UNAVAILABLE,
           "The platform's " + DEFAULT_EXECUTOR + " is not available to the mailbox connector.",
           e);
+    }
+  }
+
+  /**
+   * Looks the factory up now, on the deploying thread, which has the application's naming context:
+   * an application-scoped name ({@code java:app/...}, Payara Server) cannot be resolved later from
+   * a pool thread without it. Found once, the factory is cached; if it is not bound yet, the
+   * channel keeps looking it up when it needs it (and reports the failure there).
+   */
+  private void resolveEarly(String jndiName) {
+    try {
+      factory(jndiName);
+    } catch (MailboxException notYet) {
+      LOG.fine(() -> "Connection factory " + jndiName + " not resolved at channel creation");
     }
   }
 

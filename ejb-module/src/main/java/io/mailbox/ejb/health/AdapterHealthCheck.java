@@ -4,8 +4,8 @@ import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.connector.api.Snapshot;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -23,8 +23,7 @@ import org.eclipse.microprofile.health.Readiness;
 public class AdapterHealthCheck implements HealthCheck {
   static final String NAME = "mailbox-adapter";
 
-  @Resource(lookup = MailboxConnectionFactory.DEFAULT_JNDI_NAME)
-  private MailboxConnectionFactory connections;
+  @Inject private MailboxConnectionFactory connections;
 
   @Override
   public HealthCheckResponse call() {

@@ -4,7 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import jakarta.annotation.Priority;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
@@ -26,7 +26,9 @@ public class InboxInterceptor {
   private static final Map<String, IntegrationEventDefinition<JsonValue>> DEFINITIONS =
       new ConcurrentHashMap<>();
 
-  @EJB Inbox inbox;
+  // @Inject, not @EJB: an @EJB field is resolved through java:comp/env, which a channel's pool
+  // thread has no access to when the channel connector sits in an EAR's lib/ (Payara Server).
+  @Inject Inbox inbox;
 
   @AroundInvoke
   Object aroundIncoming(InvocationContext context) throws Exception {

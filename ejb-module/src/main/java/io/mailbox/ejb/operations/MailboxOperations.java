@@ -12,11 +12,11 @@ import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import io.mailbox.ejb.audit.AuditEntry;
 import io.mailbox.ejb.audit.AuditLog;
-import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +33,7 @@ import java.util.function.IntConsumer;
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class MailboxOperations {
 
-  @Resource(lookup = MailboxConnectionFactory.DEFAULT_JNDI_NAME)
-  private MailboxConnectionFactory connections;
+  @Inject private MailboxConnectionFactory connections;
 
   /** Every address of every provider, sorted. */
   public Snapshot snapshot() {

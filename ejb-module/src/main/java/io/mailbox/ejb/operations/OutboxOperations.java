@@ -11,11 +11,11 @@ import io.mailbox.ejb.inbox.JtaInboxTransactions;
 import io.mailbox.ejb.outbox.OutboxRow;
 import io.mailbox.ejb.outbox.OutboxStatus;
 import io.mailbox.ejb.outbox.TransactionalOutboxStore;
-import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -33,8 +33,7 @@ public class OutboxOperations {
   @EJB private JtaInboxTransactions inbox;
   @EJB private AuditLog audit;
 
-  @Resource(lookup = MailboxConnectionFactory.DEFAULT_JNDI_NAME)
-  private MailboxConnectionFactory connections;
+  @Inject private MailboxConnectionFactory connections;
 
   private final Clock clock = Clock.systemUTC();
 

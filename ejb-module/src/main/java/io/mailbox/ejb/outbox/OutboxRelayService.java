@@ -12,6 +12,7 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
@@ -36,8 +37,7 @@ public class OutboxRelayService {
 
   @Resource private ManagedScheduledExecutorService scheduler;
 
-  @Resource(lookup = MailboxConnectionFactory.DEFAULT_JNDI_NAME)
-  private MailboxConnectionFactory connections;
+  @Inject private MailboxConnectionFactory connections;
 
   @EJB private TransactionalOutboxStore store;
   @jakarta.inject.Inject private io.mailbox.ejb.metrics.OutboxMetrics metrics;

@@ -1,0 +1,46 @@
+package io.mailbox.ejb.adapter;
+
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.connector.api.MailboxException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Produces;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The adapter's connection factory for the application's services ({@code @Inject
+ * MailboxConnectionFactory}), looked up where {@value MailboxConnectionFactory#JNDI_NAME_PROPERTY}
+ * says. The name differs per server (a global name on Payara Micro, the EAR's own {@code java:app/}
+ * resource on Payara Server, {@code java:/} on WildFly), so it is configuration, not an annotation.
+ */
+@ApplicationScoped
+public class AdapterConnections {
+
+  /** The configured JNDI name, or the default. */
+  public static String jndiName() {
+    return ConfigProvider.getConfig()
+        .getOptionalValue(MailboxConnectionFactory.JNDI_NAME_PROPERTY, String.class)
+        .orElse(MailboxConnectionFactory.DEFAULT_JNDI_NAME);
+  }
+
+  @Produces
+  @Dependent
+  MailboxConnectionFactory connectionFactory() {
+    String name = jndiName();
+    try {
+      return (MailboxConnectionFactory) new InitialContext().lookup(name);
+    } catch (NamingException e) {
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "No mailbox connection factory at '"
+              + name
+              + "' (set "
+              + MailboxConnectionFactory.JNDI_NAME_PROPERTY
+              + " or bind it there; see server-config/)",
+          e);
+    }
+  }
+}

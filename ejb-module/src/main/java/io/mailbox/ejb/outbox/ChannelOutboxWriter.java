@@ -1,0 +1,49 @@
+package io.mailbox.ejb.outbox;
+
+import io.mailbox.connector.api.OutboxWriter;
+import io.mailbox.ejb.event.IntegrationEventDefinition;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Local;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.json.Json;
+import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParsingException;
+import java.io.StringReader;
+
+/**
+ * The outbox as the channel connector sees it ({@link OutboxWriter}): an outgoing channel with
+ * {@code outbox.topic} writes its messages through here while the sender is in a JTA transaction.
+ * Bound application-wide at {@link OutboxWriter#JNDI_NAME}, so it is found the same way whether the
+ * application is one war (Payara Micro) or an EAR (Payara Server, WildFly).
+ */
+@Stateless
+@Local(OutboxWriter.class)
+@TransactionAttribute(TransactionAttributeType.MANDATORY)
+@EJB(
+    name = OutboxWriter.JNDI_NAME,
+    beanInterface = OutboxWriter.class,
+    beanName = "ChannelOutboxWriter")
+public class ChannelOutboxWriter implements OutboxWriter {
+  @EJB private Outbox outbox;
+
+  @Override
+  public String write(String address, String topic, String json, String envelopeId) {
+    IntegrationEventDefinition<JsonValue> definition =
+        IntegrationEventDefinition.define(
+            OutboxWriter.typeOf(topic), OutboxWriter.versionOf(topic), topic, data -> data);
+    WriteOptions options =
+        envelopeId == null ? WriteOptions.none() : WriteOptions.none().withEnvelopeId(envelopeId);
+    return outbox.writeTo(address, definition, parse(json), options);
+  }
+
+  /** JSON as JSON; any other text as a JSON string. */
+  private static JsonValue parse(String text) {
+    try (var reader = Json.createReader(new StringReader(text))) {
+      return reader.readValue();
+    } catch (JsonParsingException | IllegalStateException e) {
+      return Json.createValue(text);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+# Shared by the start scripts in server-config/: the console account and the adapter's properties.
+# Source it; it defines functions only.
+
+# Sets MAILBOX_CONSOLE_USERNAME / MAILBOX_CONSOLE_PASSWORD (exported) and password_shown. Without a
+# configured password, one is generated once per data folder (never one written in the code) and,
+# being a development password, shown; a configured one is never echoed.
+mailbox_console_account() {
+  local data="$1"
+  export MAILBOX_CONSOLE_USERNAME="${MAILBOX_CONSOLE_USERNAME:-admin}"
+  password_shown="the value of MAILBOX_CONSOLE_PASSWORD"
+  if [ -z "${MAILBOX_CONSOLE_PASSWORD:-}" ]; then
+    local password_file="$data/console-password"
+    if [ ! -s "$password_file" ]; then
+      (umask 077 && head -c 18 /dev/urandom | base64 | tr '+/' '-_' > "$password_file")
+    fi
+    MAILBOX_CONSOLE_PASSWORD="$(cat "$password_file")"
+    password_shown="'$MAILBOX_CONSOLE_PASSWORD' (generated, kept in $password_file)"
+  fi
+  export MAILBOX_CONSOLE_PASSWORD
+}
+
+# Prints the adapter's properties for asadmin (name=value pairs separated by ':', a ':' inside a
+# value escaped as '\:'): the providers to start (MAILBOX_PROVIDERS, default mem,jdbc) and the
+# RabbitMQ broker (MAILBOX_AMQP_URI) when given.
+mailbox_adapter_properties() {
+  local properties="enabledProviders=${MAILBOX_PROVIDERS:-mem,jdbc}"
+  if [ -n "${MAILBOX_AMQP_URI:-}" ]; then
+    properties="$properties:amqpUri=${MAILBOX_AMQP_URI//:/\\:}"
+  fi
+  printf '%s' "$properties"
+}
+
+# Waits until the console and the example answer over HTTP (a failed deployment can leave a server
+# running), at most $3 seconds. Returns 1 on time-out; the codes last seen are in console_code and
+# orders_code.
+mailbox_wait_for_http() {
+  local base="$1" alive_check="$2" timeout="$3"
+  console_code="" orders_code=""
+  for _ in $(seq 1 "$timeout"); do
+    if ! eval "$alive_check"; then
+      return 2
+    fi
+    console_code="$(curl -s -o /dev/null -w '%{http_code}' "$base/console/" || true)"
+    orders_code="$(curl -s -o /dev/null -w '%{http_code}' "$base/orders-app/api/orders/progress" || true)"
+    if [ "$console_code" = 200 ] && [ "$orders_code" = 200 ]; then
+      return 0
+    fi
+    sleep 1
+  done
+  return 1
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Mailbox on Payara Server: fetches the server (Maven Central, cached in ~/.m2), creates a domain of
+# its own in the data folder, configures it and deploys the EAR; waits until the console answers.
+#
+#   payara-server.sh start     create (first time), start, configure, deploy; return when ready
+#   payara-server.sh stop      stop the domain
+#
+# Settings (environment):
+#   MAILBOX_EAR                the EAR (default <repo>/ear/target/mailbox.ear)
+#   MAILBOX_DATA               data folder (default <repo>/data/payara-server): domain, H2, password
+#   MAILBOX_PORT_BASE          asadmin --portbase (default 28000: HTTP 28080, admin 28048)
+#   MAILBOX_PAYARA_HOME        an installed Payara Server 6 (default: fetched into server-config/target)
+#   MAILBOX_DATASOURCE         h2 (default, embedded in the data folder) or postgresql
+#   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
+#   MAILBOX_PG_USER / MAILBOX_PG_PASSWORD
+#   MAILBOX_CONSOLE_USERNAME / MAILBOX_CONSOLE_PASSWORD, MAILBOX_USERS, MAILBOX_PROVIDERS,
+#   MAILBOX_AMQP_URI           as for Payara Micro (README "Configuration")
+#   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 300)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+# shellcheck source=../common.sh
+. "$here/../common.sh"
+
+payara_version="${MAILBOX_PAYARA_VERSION:-6.2025.9}"
+ear="${MAILBOX_EAR:-$root/ear/target/mailbox.ear}"
+data="${MAILBOX_DATA:-$root/data/payara-server}"
+port_base="${MAILBOX_PORT_BASE:-28000}"
+http_port=$((port_base + 80))
+admin_port=$((port_base + 48))
+timeout="${MAILBOX_START_TIMEOUT:-300}"
+domain=mailbox
+
+install_payara() {
+  local target="$root/server-config/target/servers"
+  if [ ! -x "$target/payara6/bin/asadmin" ]; then
+    echo "Fetching Payara Server $payara_version (Maven Central, cached in ~/.m2)..." >&2
+    mkdir -p "$target"
+    mvn -B -q dependency:unpack -f "$root/server-config/pom.xml" \
+      -Dartifact="fish.payara.distributions:payara:$payara_version:zip" \
+      -DoutputDirectory="$target" >&2
+  fi
+  printf '%s' "$target/payara6"
+}
+
+payara_home="${MAILBOX_PAYARA_HOME:-$(install_payara)}"
+asadmin() { "$payara_home/bin/asadmin" --port "$admin_port" "$@"; }
+domains="$data/domains"
+
+case "${1:-start}" in
+  stop)
+    asadmin stop-domain --domaindir "$domains" "$domain"
+    exit 0 ;;
+  start) ;;
+  *) echo "usage: $0 [start|stop]" >&2; exit 2 ;;
+esac
+
+if [ ! -f "$ear" ]; then
+  echo "Missing $ear: build first (mvn -DskipTests package)." >&2
+  exit 1
+fi
+mkdir -p "$data/h2"
+data="$(cd "$data" && pwd)"
+mailbox_console_account "$data"
+
+if [ ! -d "$domains/$domain" ]; then
+  asadmin create-domain --domaindir "$domains" --portbase "$port_base" --nopassword=true "$domain" >/dev/null
+fi
+# The domain process inherits this environment: the console account (and MAILBOX_USERS with its
+# passwords) reach the application through MicroProfile Config's environment source.
+if ! "$payara_home/bin/asadmin" list-domains --domaindir "$domains" | grep -q "^$domain running"; then
+  asadmin start-domain --domaindir "$domains" "$domain" >/dev/null
+fi
+
+# Server-wide settings; each is idempotent, so a second start re-applies the same values.
+# Callers' groups map to roles of the same name (mailbox-viewer, mailbox-operator).
+asadmin set configs.config.server-config.security-service.activate-default-principal-to-role-mapping=true >/dev/null
+# The services find the factory the EAR brings (META-INF/glassfish-resources.xml); the channels use
+# the server-wide one created after the deployment (below).
+asadmin create-system-properties \
+  'mailbox.connection-factory=java\:app/mailbox/ConnectionFactory:mp.messaging.connector.mailbox.connection-factory=mailbox/ConnectionFactory' >/dev/null
+
+case "${MAILBOX_DATASOURCE:-h2}" in
+  h2)
+    # The default datasource as an H2 file in the data folder. MODE=LEGACY: EclipseLink's IDENTITY
+    # DDL fails on H2 2.2 otherwise (PLATFORM.md).
+    asadmin set "resources.jdbc-connection-pool.H2Pool.property.URL=jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY" >/dev/null ;;
+  postgresql)
+    : "${MAILBOX_PG_URL:?set MAILBOX_PG_URL=jdbc:postgresql://host:port/database}"
+    pg_jar="$(find ~/.m2/repository/org/postgresql/postgresql -name 'postgresql-*.jar' | sort | tail -n 1)"
+    asadmin add-library "$pg_jar" >/dev/null 2>&1 || true
+    if ! asadmin list-jdbc-connection-pools | grep -qx MailboxPostgresPool; then
+      asadmin create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource \
+        --restype javax.sql.XADataSource MailboxPostgresPool >/dev/null
+    fi
+    asadmin set "resources.jdbc-connection-pool.MailboxPostgresPool.property.url=$MAILBOX_PG_URL" \
+      "resources.jdbc-connection-pool.MailboxPostgresPool.property.user=${MAILBOX_PG_USER:-mailbox}" >/dev/null
+    # The password goes into a password alias through a file, never onto a command line.
+    (umask 077 && printf 'AS_ADMIN_ALIASPASSWORD=%s\n' "${MAILBOX_PG_PASSWORD:-}" > "$data/.pg-password")
+    asadmin delete-password-alias mailbox-pg >/dev/null 2>&1 || true
+    asadmin --passwordfile "$data/.pg-password" create-password-alias mailbox-pg >/dev/null
+    rm -f "$data/.pg-password"
+    asadmin set 'resources.jdbc-connection-pool.MailboxPostgresPool.property.password=${ALIAS=mailbox-pg}' >/dev/null
+    # java:comp/DefaultDataSource is jdbc/__default: point it at PostgreSQL.
+    asadmin set resources.jdbc-resource.jdbc/__default.pool-name=MailboxPostgresPool >/dev/null ;;
+  *) echo "MAILBOX_DATASOURCE must be h2 or postgresql" >&2; exit 2 ;;
+esac
+
+# The adapter's configuration, read when the EAR's embedded adapter starts.
+adapter_properties="$(mailbox_adapter_properties)"
+if asadmin list-resource-adapter-configs 2>/dev/null | grep -qx "$domain#mailbox-connector"; then
+  asadmin delete-resource-adapter-config "$domain#mailbox-connector" >/dev/null
+fi
+asadmin create-resource-adapter-config --property "$adapter_properties" "$domain#mailbox-connector" >/dev/null
+
+# SmallRye's jars in the EAR's lib/ carry empty beans.xml files, which must read as "all"
+# (PLATFORM.md); --force redeploys over an earlier version.
+asadmin deploy --force=true --name "$domain" --properties emptyBeansXmlModeALL=true "$ear" >/dev/null
+
+# The channels (SmallRye, in lib/) look the factory up from pool threads, where the application's
+# java:app/ names cannot be resolved: they use a server-wide pool and resource on the embedded
+# adapter, which can only be created now that the EAR is deployed. Until then they retry.
+if ! asadmin list-connector-connection-pools | grep -qx mailbox-pool; then
+  asadmin create-connector-connection-pool --raname "$domain#mailbox-connector" \
+    --connectiondefinition io.mailbox.connector.api.MailboxConnectionFactory \
+    --transactionsupport XATransaction mailbox-pool >/dev/null
+  asadmin create-connector-resource --poolname mailbox-pool mailbox/ConnectionFactory >/dev/null
+fi
+
+base="http://localhost:$http_port"
+if ! mailbox_wait_for_http "$base" true "$timeout"; then
+  echo "The console did not answer within ${timeout}s (console: $console_code, example: $orders_code); see $domains/$domain/logs/server.log" >&2
+  exit 1
+fi
+
+cat <<BANNER
+
+  Mailbox is running (Payara Server $payara_version, domain '$domain' in $domains).
+
+    Console   $base/console/
+    Sign in   user '$MAILBOX_CONSOLE_USERNAME', password $password_shown
+    Example   curl -X POST '$base/orders-app/api/orders?item=book&quantity=2'
+    Admin     http://localhost:$admin_port (asadmin --port $admin_port)
+    Log       $domains/$domain/logs/server.log
+    Stop      $0 stop
+
+BANNER
