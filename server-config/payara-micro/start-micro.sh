@@ -18,6 +18,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=../common.sh
+. "$here/../common.sh"
 detach=false
 for arg in "$@"; do
   case "$arg" in
@@ -51,28 +53,11 @@ if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
   exit 1
 fi
 
-export MAILBOX_CONSOLE_USERNAME="${MAILBOX_CONSOLE_USERNAME:-admin}"
-password_shown="the value of MAILBOX_CONSOLE_PASSWORD"
-if [ -z "${MAILBOX_CONSOLE_PASSWORD:-}" ]; then
-  password_file="$data/console-password"
-  if [ ! -s "$password_file" ]; then
-    # A development password of its own per data folder; never one written in the code.
-    (umask 077 && head -c 18 /dev/urandom | base64 | tr '+/' '-_' > "$password_file")
-  fi
-  MAILBOX_CONSOLE_PASSWORD="$(cat "$password_file")"
-  export MAILBOX_CONSOLE_PASSWORD
-  # Only a generated development password is shown; a configured one is never echoed.
-  password_shown="'$MAILBOX_CONSOLE_PASSWORD' (generated, kept in $password_file)"
-fi
+mailbox_console_account "$data"
 
-# The adapter's properties; asadmin separates them with ':' so a ':' in a value is escaped.
-adapter_properties="enabledProviders=${MAILBOX_PROVIDERS:-mem,jdbc}"
-if [ -n "${MAILBOX_AMQP_URI:-}" ]; then
-  # Two backslashes: the sed below turns them into the one asadmin needs before each ':'.
-  adapter_properties="$adapter_properties:amqpUri=${MAILBOX_AMQP_URI//:/\\\\:}"
-fi
-# '#' and '&' mean something to sed in the replacement: escaped.
-adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&]/\\&/g')"
+adapter_properties="$(mailbox_adapter_properties)"
+# '#', '&' and '\' mean something to sed in the replacement: escaped.
+adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/g')"
 # The filled-in file may hold the broker password: readable by this user only.
 (umask 077 && sed -e "s#@H2_URL@#jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY#" \
     -e "s#@RAR@#$rar#" \

@@ -13,6 +13,7 @@
 #   MAILBOX_DATASOURCE         h2 (default, embedded in the data folder) or postgresql
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER / MAILBOX_PG_PASSWORD
+#   MAILBOX_PG_XA              true: an XA pool (needs max_prepared_transactions > 0 in PostgreSQL)
 #   MAILBOX_CONSOLE_USERNAME / MAILBOX_CONSOLE_PASSWORD, MAILBOX_USERS, MAILBOX_PROVIDERS,
 #   MAILBOX_AMQP_URI           as for Payara Micro (README "Configuration")
 #   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 300)
@@ -91,8 +92,15 @@ case "${MAILBOX_DATASOURCE:-h2}" in
     pg_jar="$(find ~/.m2/repository/org/postgresql/postgresql -name 'postgresql-*.jar' | sort | tail -n 1)"
     asadmin add-library "$pg_jar" >/dev/null 2>&1 || true
     if ! asadmin list-jdbc-connection-pools | grep -qx MailboxPostgresPool; then
-      asadmin create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource \
-        --restype javax.sql.XADataSource MailboxPostgresPool >/dev/null
+      # XA only when asked: PostgreSQL's default max_prepared_transactions = 0 fails every XA
+      # commit (PLATFORM.md). Without it the pool commits as the transaction's last resource.
+      if [ "${MAILBOX_PG_XA:-false}" = true ]; then
+        asadmin create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource \
+          --restype javax.sql.XADataSource MailboxPostgresPool >/dev/null
+      else
+        asadmin create-jdbc-connection-pool --datasourceclassname org.postgresql.ds.PGSimpleDataSource \
+          --restype javax.sql.DataSource MailboxPostgresPool >/dev/null
+      fi
     fi
     asadmin set "resources.jdbc-connection-pool.MailboxPostgresPool.property.url=$MAILBOX_PG_URL" \
       "resources.jdbc-connection-pool.MailboxPostgresPool.property.user=${MAILBOX_PG_USER:-mailbox}" >/dev/null

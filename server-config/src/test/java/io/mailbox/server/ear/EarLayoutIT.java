@@ -84,8 +84,8 @@ class EarLayoutIT {
   /**
    * The example war in the EAR carries only its own classes: a second copy of the services would
    * make every EJB ambiguous (Payara Server refuses the EAR: "there are [2] ejbs in the application
-   * with interface JtaInboxTransactions", measured), and SmallRye, the channel connector and the
-   * channel configuration belong in lib/ (PLATFORM.md).
+   * with interface JtaInboxTransactions", measured), and SmallRye, the channel connector, the
+   * channel configuration and sign-in belong in lib/ (docs/servers.md).
    */
   @Test
   void theExampleWarLeavesServicesConnectorAndSmallRyeToTheEar() throws Exception {
@@ -100,16 +100,35 @@ class EarLayoutIT {
           .anyMatch(n -> n.contains("messaging-connector"))
           .anyMatch(n -> n.contains("smallrye-reactive-messaging-provider"))
           .anyMatch(n -> n.contains("orders-app") && n.endsWith("ear-config.jar"))
-          .noneMatch(n -> n.contains("ejb-module") || n.contains("connector-rar"))
+          .anyMatch(n -> n.contains("console-security"))
+          .noneMatch(n -> n.contains("ejb-module"))
           .noneMatch(n -> n.contains("jakarta.enterprise.cdi-api"));
     }
   }
 
+  /**
+   * The adapter's classes and libraries are in lib/, once: a lib/ jar (the channel connector)
+   * cannot see classes inside an embedded .rar, and two copies would be two different types. The
+   * .rar keeps its descriptor; the EAR brings its connection factory for Payara Server.
+   */
   @Test
-  void theConnectorInsideTheEarCarriesItsDescriptorAndClasses() throws Exception {
+  void theConnectorInsideTheEarIsItsDescriptorWithItsClassesInLib() throws Exception {
     try (JarFile connector = nestedArchive("mailbox-connector.rar")) {
       assertThat(connector.getEntry("META-INF/ra.xml")).isNotNull();
-      assertThat(connector.getEntry("mailbox-connector.jar")).isNotNull();
+      assertThat(connector.stream().map(ZipEntry::getName)).noneMatch(n -> n.endsWith(".jar"));
+    }
+    try (JarFile ear = new JarFile(EAR.toFile())) {
+      List<String> lib =
+          ear.stream().map(ZipEntry::getName).filter(n -> n.startsWith("lib/")).toList();
+      assertThat(lib)
+          .anyMatch(n -> n.contains("connector-rar") && n.endsWith("-classes.jar"))
+          .anyMatch(n -> n.contains("amqp-client"));
+      assertThat(ear.getEntry("META-INF/glassfish-resources.xml")).isNotNull();
+    }
+    try (JarFile console = nestedArchive("console.war")) {
+      assertThat(console.stream().map(ZipEntry::getName))
+          .as("sign-in is the EAR's (lib/), for every web module")
+          .noneMatch(n -> n.contains("console-security"));
     }
   }
 
