@@ -11,6 +11,7 @@ import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.spi.Connector;
 import org.eclipse.microprofile.reactive.messaging.spi.IncomingConnectorFactory;
@@ -31,6 +32,13 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
   public static final String NAME = "mailbox";
 
   private static final String DEFAULT_EXECUTOR = "java:comp/DefaultManagedScheduledExecutorService";
+
+  /**
+   * MicroProfile Config key: the JNDI name of the executor, when the default is not bound where the
+   * channels are built (WildFly builds them without java:comp:
+   * java:jboss/ee/concurrency/scheduler/default).
+   */
+  public static final String EXECUTOR_PROPERTY = "mailbox.executor";
 
   private static final Logger LOG = Logger.getLogger(MailboxConnector.class.getName());
 
@@ -74,12 +82,20 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
   }
 
   private static ScheduledExecutorService lookupExecutor() {
+    String name =
+        ConfigProvider.getConfig()
+            .getOptionalValue(EXECUTOR_PROPERTY, String.class)
+            .orElse(DEFAULT_EXECUTOR);
     try {
-      return (ScheduledExecutorService) new InitialContext().lookup(DEFAULT_EXECUTOR);
+      return (ScheduledExecutorService) new InitialContext().lookup(name);
     } catch (NamingException e) {
       throw new MailboxException(
           ErrorCode.CONNECTION_UNAVAILABLE,
-          "The platform's " + DEFAULT_EXECUTOR + " is not available to the mailbox connector.",
+          "The platform's "
+              + name
+              + " is not available to the mailbox connector (set "
+              + EXECUTOR_PROPERTY
+              + ").",
           e);
     }
   }

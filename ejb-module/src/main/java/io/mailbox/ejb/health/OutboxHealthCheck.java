@@ -1,9 +1,13 @@
 package io.mailbox.ejb.health;
 
+import io.mailbox.ejb.metrics.OutboxMetrics;
 import io.mailbox.ejb.operations.OutboxOperations;
 import io.mailbox.ejb.operations.OutboxOperations.OutboxSummary;
+import io.mailbox.ejb.outbox.OutboxRelayService;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,16 +33,22 @@ public class OutboxHealthCheck implements HealthCheck {
   static final long RECENT_MILLIS = 300_000;
 
   @EJB private OutboxOperations operations;
-  @EJB private io.mailbox.ejb.outbox.OutboxRelayService relay;
-  @jakarta.inject.Inject private io.mailbox.ejb.metrics.OutboxMetrics metrics;
+  @EJB private OutboxRelayService relay;
+
+  // Instance: MicroProfile Metrics is optional (WildFly 37 has none; no gauges then).
+  @Inject private Instance<OutboxMetrics> metrics;
 
   @Override
   public HealthCheckResponse call() {
     try {
       OutboxSummary summary = operations.summary();
-      metrics.observed(
-          summary.pending(),
-          summary.oldestPendingAge() == null ? 0 : summary.oldestPendingAge().toMillis());
+      if (metrics.isResolvable()) {
+        metrics
+            .get()
+            .observed(
+                summary.pending(),
+                summary.oldestPendingAge() == null ? 0 : summary.oldestPendingAge().toMillis());
+      }
       return describe(
           summary, relay.storeFailedWithin(RECENT_MILLIS), relay.overlappedWithin(RECENT_MILLIS));
     } catch (RuntimeException e) {

@@ -1,6 +1,8 @@
 package io.mailbox.ejb.outbox;
 
 import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.ejb.inbox.JtaInboxTransactions;
+import io.mailbox.ejb.metrics.OutboxMetrics;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -12,6 +14,7 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.UUID;
@@ -40,8 +43,12 @@ public class OutboxRelayService {
   @Inject private MailboxConnectionFactory connections;
 
   @EJB private TransactionalOutboxStore store;
-  @jakarta.inject.Inject private io.mailbox.ejb.metrics.OutboxMetrics metrics;
-  @EJB private io.mailbox.ejb.inbox.JtaInboxTransactions inbox;
+
+  // Instance: MicroProfile Metrics is optional (WildFly 37 has none; the relay then counts
+  // nothing).
+  @Inject private Instance<OutboxMetrics> metrics;
+
+  @EJB private JtaInboxTransactions inbox;
 
   private final OutboxConfig config = new OutboxConfig();
   private final AtomicBoolean sweeping = new AtomicBoolean();
@@ -63,7 +70,7 @@ public class OutboxRelayService {
             config.relaySettings(),
             Clock.systemUTC(),
             "relay-" + UUID.randomUUID().toString().substring(0, 8),
-            metrics);
+            metrics.isResolvable() ? metrics.get() : RelayListener.NONE);
     if (!config.relayEnabled()) {
       LOG.info("Outbox relay disabled (" + OutboxConfig.RELAY_ENABLED + "=false)");
       return;
