@@ -17,6 +17,13 @@ import org.postgresql.ds.PGSimpleDataSource;
 public final class CrashWorker {
   static final MailAddress QUEUE = MailAddress.parse("jdbc:crash@test/queue");
 
+  /**
+   * Each copy's lease. Longer than the worker's whole fetch, which is a select and a committed
+   * update per copy: with 8 s and 200 copies, a fetch on a machine with slow commits (about 50 ms
+   * each here) outlived its first leases and took those copies again (67 instead of 100 acks).
+   */
+  static final Duration LEASE = Duration.ofSeconds(15);
+
   private CrashWorker() {}
 
   public static void main(String[] args) throws Exception {
@@ -30,8 +37,7 @@ public final class CrashWorker {
       provider.post(MailMessage.to(QUEUE).id("m" + i).body("{}").build());
       System.out.println("POSTED m" + i);
     }
-    List<Delivery> leased =
-        provider.fetch(QUEUE, FetchOptions.leased(Duration.ofSeconds(8)).limit(count));
+    List<Delivery> leased = provider.fetch(QUEUE, FetchOptions.leased(LEASE).limit(count));
     for (int i = 0; i < leased.size(); i++) {
       if (i % 2 == 0 && leased.get(i).ack()) {
         System.out.println("ACKED " + leased.get(i).message().id());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * and loses none.
  */
 class JdbcCrashIT {
-  private static final int COUNT = 200;
+  private static final int COUNT = 100;
 
   @Test
   void afterASigkillEveryCommittedButUnackedMessageIsRedeliveredAndNoneIsLost() throws Exception {
@@ -62,7 +62,7 @@ class JdbcCrashIT {
     assertThat(reopened.status(CrashWorker.QUEUE).inFlightCount())
         .as("the dead worker's leases")
         .isEqualTo(COUNT / 2);
-    Thread.sleep(8_200); // the leases end
+    Thread.sleep(CrashWorker.LEASE.toMillis() + 200); // the leases end
 
     List<Delivery> redelivered =
         reopened.fetch(CrashWorker.QUEUE, FetchOptions.leased().limit(COUNT));
