@@ -7,7 +7,8 @@
 #   wildfly.sh stop      stop the server
 #
 # Settings (environment):
-#   MAILBOX_EAR                the EAR (default <repo>/ear/target/mailbox.ear)
+#   MAILBOX_EAR                the EAR (default <repo>/ear/target/mailbox-wildfly.ear: the EAR without
+#                              SmallRye, which WildFly's Reactive Messaging subsystem provides)
 #   MAILBOX_DATA               data folder (default <repo>/data/wildfly): server directory, H2, password
 #   MAILBOX_PORT_OFFSET        jboss.socket.binding.port-offset (default 100: HTTP 8180, management 10090)
 #   MAILBOX_WILDFLY_HOME       an installed WildFly 37 (default: fetched into server-config/target)
@@ -22,7 +23,7 @@ root="$(cd "$here/../.." && pwd)"
 . "$here/../common.sh"
 
 wildfly_version="${MAILBOX_WILDFLY_VERSION:-37.0.1.Final}"
-ear="${MAILBOX_EAR:-$root/ear/target/mailbox.ear}"
+ear="${MAILBOX_EAR:-$root/ear/target/mailbox-wildfly.ear}"
 data="${MAILBOX_DATA:-$root/data/wildfly}"
 port_offset="${MAILBOX_PORT_OFFSET:-100}"
 http_port=$((8080 + port_offset))

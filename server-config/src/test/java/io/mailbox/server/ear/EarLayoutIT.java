@@ -17,12 +17,14 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * The EAR for Payara Server and WildFly is well-formed: its application.xml names the connector,
- * the services and both wars; every module it names is in the archive; the console war does not
- * carry a second copy of the services.
+ * The EARs are well-formed: application.xml names the connector, the services and both wars; every
+ * module it names is in the archive; the console war does not carry a second copy of the services.
+ * The WildFly EAR is the same without SmallRye, which WildFly provides.
  */
 class EarLayoutIT {
   private static final Path EAR = Path.of(System.getProperty("mailbox.ear"));
+  private static final Path WILDFLY_EAR =
+      EAR.resolveSibling(EAR.getFileName().toString().replace(".ear", "-wildfly.ear"));
 
   private static Document applicationXml(JarFile ear) throws Exception {
     ZipEntry entry = ear.getEntry("META-INF/application.xml");
@@ -129,6 +131,41 @@ class EarLayoutIT {
       assertThat(console.stream().map(ZipEntry::getName))
           .as("sign-in is the EAR's (lib/), for every web module")
           .noneMatch(n -> n.contains("console-security"));
+    }
+  }
+
+  /**
+   * WildFly's Reactive Messaging subsystem refuses an application that brings SmallRye
+   * (WFLYRXMESS0005): its EAR leaves out exactly SmallRye's dependency tree and keeps everything
+   * else, byte for byte the same modules.
+   */
+  @Test
+  void theWildFlyEarIsTheEarWithoutSmallRye() throws Exception {
+    try (JarFile ear = new JarFile(EAR.toFile());
+        JarFile wildfly = new JarFile(WILDFLY_EAR.toFile())) {
+      List<String> all = ear.stream().map(ZipEntry::getName).toList();
+      List<String> kept = wildfly.stream().map(ZipEntry::getName).toList();
+      assertThat(kept)
+          .noneMatch(n -> n.startsWith("lib/io.smallrye") || n.startsWith("lib/io.vertx"))
+          .noneMatch(n -> n.startsWith("lib/io.netty") || n.contains("reactive-streams"))
+          .contains("META-INF/jboss-deployment-structure.xml", "mailbox-connector.rar")
+          .contains("mailbox-services.jar", "console.war", "orders-app.war");
+      assertThat(all).containsAll(kept);
+      assertThat(all.stream().filter(n -> !n.startsWith("lib/")).toList())
+          .as("everything outside lib/ is in both")
+          .containsExactlyInAnyOrderElementsOf(
+              kept.stream().filter(n -> !n.startsWith("lib/")).toList());
+      assertThat(kept.stream().filter(n -> n.startsWith("lib/")))
+          .anyMatch(n -> n.contains("messaging-connector"))
+          .anyMatch(n -> n.contains("connector-rar") && n.endsWith("-classes.jar"))
+          .anyMatch(n -> n.contains("console-security"))
+          .anyMatch(n -> n.contains("amqp-client"))
+          .anyMatch(n -> n.endsWith("ear-config.jar"));
+      for (String module : List.of("mailbox-services.jar", "console.war", "orders-app.war")) {
+        assertThat(wildfly.getEntry(module).getCrc())
+            .as(module)
+            .isEqualTo(ear.getEntry(module).getCrc());
+      }
     }
   }
 
