@@ -38,8 +38,10 @@ install_payara() {
   if [ ! -x "$target/payara6/bin/asadmin" ]; then
     echo "Fetching Payara Server $payara_version (Maven Central, cached in ~/.m2)..." >&2
     mkdir -p "$target"
+    # overWriteReleases: the plugin's marker (in target/) outlives a deleted server directory and
+    # would silently skip the unpack.
     mvn -B -q dependency:unpack -f "$root/server-config/pom.xml" \
-      -Dartifact="fish.payara.distributions:payara:$payara_version:zip" \
+      -Dartifact="fish.payara.distributions:payara:$payara_version:zip" -Dmdep.overWriteReleases=true \
       -DoutputDirectory="$target" >&2
   fi
   printf '%s' "$target/payara6"

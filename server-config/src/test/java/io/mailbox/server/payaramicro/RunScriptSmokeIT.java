@@ -2,6 +2,7 @@ package io.mailbox.server.payaramicro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mailbox.server.browser.ConsoleBrowser;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

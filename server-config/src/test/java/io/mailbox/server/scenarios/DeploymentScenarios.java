@@ -2,15 +2,18 @@ package io.mailbox.server.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mailbox.server.browser.ConsoleBrowser;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The black-box scenarios every deployment must pass: Payara Micro (rar + wars), Payara Server and
  * WildFly (the EAR). They speak HTTP only, to the example application and to the console's admin
- * API, so they run unchanged against each server; a subclass only starts and stops its server.
+ * API, and one drives the console in headless Chromium, so they run unchanged against each server;
+ * a subclass only starts and stops its server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class DeploymentScenarios {
@@ -154,6 +158,24 @@ abstract class DeploymentScenarios {
     HttpResponse<String> outbox = get("/console/api/outbox", true);
     assertThat(outbox.statusCode()).as(outbox.body()).isEqualTo(200);
     assertThat(outbox.body()).contains("\"failed\":0");
+  }
+
+  @Test
+  @Order(7)
+  void anOperatorSignsInToTheConsoleAndSeesTheApplicationsAddresses() throws Exception {
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(deployment().base().resolve("/console/").toString());
+      browser.signIn(deployment().operator(), deployment().password());
+      browser.waitFor("addresses");
+      browser.waitForGridCell("jdbc://orders@shop/placed");
+      browser.waitForGridCell("jdbc://shipping@shop/orders_dlq");
+      assertThat(browser.title()).isEqualTo("Dashboard · Mailbox");
+      assertThat(browser.waitFor("summary").getText()).contains("online");
+      browser.screenshot(
+          Path.of(System.getProperty("mailbox.repository"))
+              .resolve("server-config/target/screenshots")
+              .resolve(deployment().server().toLowerCase(Locale.ROOT).replace(' ', '-') + ".png"));
+    }
   }
 
   // --- the example application and the admin API over HTTP -------------------------------------

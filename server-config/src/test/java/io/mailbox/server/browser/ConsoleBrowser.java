@@ -1,4 +1,4 @@
-package io.mailbox.server.payaramicro;
+package io.mailbox.server.browser;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +17,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Headless Debian Chromium driving the console, with the flags this machine needs (PLATFORM.md).
  * Uses the system's chromedriver: tools that download their own browser fail here.
  */
-final class ConsoleBrowser implements AutoCloseable {
+public final class ConsoleBrowser implements AutoCloseable {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   private final ChromeDriver driver;
   private final Path profile;
 
-  ConsoleBrowser() throws Exception {
+  public ConsoleBrowser() throws Exception {
     profile = Files.createTempDirectory("chromium-profile");
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");
@@ -45,60 +45,60 @@ final class ConsoleBrowser implements AutoCloseable {
     driver = new ChromeDriver(service, options);
   }
 
-  void open(String url) {
+  public void open(String url) {
     driver.get(url);
   }
 
-  String title() {
+  public String title() {
     return driver.getTitle();
   }
 
   /** Waits until an element with this id is visible and returns it. */
-  WebElement waitFor(String id) {
+  public WebElement waitFor(String id) {
     return new WebDriverWait(driver, WAIT)
         .until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
   }
 
   /** Types into a Vaadin text field (its {@code <input>} sits in the field's light DOM). */
-  void type(String fieldId, String text) {
+  public void type(String fieldId, String text) {
     WebElement input = waitFor(fieldId).findElement(By.tagName("input"));
     input.clear();
     input.sendKeys(text);
   }
 
-  void click(String id) {
+  public void click(String id) {
     waitFor(id).click();
   }
 
-  org.openqa.selenium.WebDriver driver() {
+  public org.openqa.selenium.WebDriver driver() {
     return driver;
   }
 
   /** Whether an element with this id exists on the page now (a hidden control does not). */
-  boolean has(String id) {
+  public boolean has(String id) {
     return !driver.findElements(By.id(id)).isEmpty();
   }
 
-  void signIn(String username, String password) {
+  public void signIn(String username, String password) {
     type("username", username);
     type("password", password);
     click("sign-in");
   }
 
   /** The texts of every rendered grid cell. */
-  List<String> gridCells() {
+  public List<String> gridCells() {
     return driver.findElements(By.tagName("vaadin-grid-cell-content")).stream()
         .map(WebElement::getText)
         .toList();
   }
 
   /** Waits until some grid cell shows exactly {@code text}. */
-  void waitForGridCell(String text) {
+  public void waitForGridCell(String text) {
     new WebDriverWait(driver, WAIT).until(d -> gridCells().contains(text));
   }
 
   /** Clicks the grid cell showing exactly {@code text} (selects its row). */
-  void clickGridCell(String text) {
+  public void clickGridCell(String text) {
     waitForGridCell(text);
     driver.findElements(By.tagName("vaadin-grid-cell-content")).stream()
         .filter(cell -> cell.getText().equals(text))
@@ -107,7 +107,7 @@ final class ConsoleBrowser implements AutoCloseable {
         .click();
   }
 
-  void screenshot(Path target) throws Exception {
+  public void screenshot(Path target) throws Exception {
     Files.createDirectories(target.getParent());
     Files.write(target, driver.getScreenshotAs(OutputType.BYTES));
   }
