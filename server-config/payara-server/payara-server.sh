@@ -91,8 +91,14 @@ case "${MAILBOX_DATASOURCE:-h2}" in
     asadmin set "resources.jdbc-connection-pool.H2Pool.property.URL=jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY" >/dev/null ;;
   postgresql)
     : "${MAILBOX_PG_URL:?set MAILBOX_PG_URL=jdbc:postgresql://host:port/database}"
-    pg_jar="$(find ~/.m2/repository/org/postgresql/postgresql -name 'postgresql-*.jar' | sort | tail -n 1)"
-    asadmin add-library "$pg_jar" >/dev/null 2>&1 || true
+    # The JDBC driver (Maven Central, cached in ~/.m2) goes into the domain's lib once.
+    pg_driver="postgresql-${MAILBOX_PG_DRIVER_VERSION:-42.7.14}.jar"
+    if ! asadmin list-libraries | grep -qx "$pg_driver"; then
+      mvn -B -q dependency:copy -f "$root/server-config/pom.xml" \
+        -Dartifact="org.postgresql:postgresql:${MAILBOX_PG_DRIVER_VERSION:-42.7.14}" \
+        -DoutputDirectory="$data/drivers" >&2
+      asadmin add-library "$data/drivers/$pg_driver" >/dev/null
+    fi
     if ! asadmin list-jdbc-connection-pools | grep -qx MailboxPostgresPool; then
       # XA only when asked: PostgreSQL's default max_prepared_transactions = 0 fails every XA
       # commit (PLATFORM.md). Without it the pool commits as the transaction's last resource.
