@@ -1,5 +1,32 @@
-# Shared by the start scripts in server-config/: the console account and the adapter's properties.
-# Source it; it defines functions only.
+# Shared by the start scripts in server-config/: fetching a server, the console account, the
+# adapter's properties, waiting for HTTP. Source it; it defines functions only.
+
+mailbox_repository="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# Prints the directory of a server distribution unpacked into server-config/target/servers,
+# fetching it first (Maven Central, cached in ~/.m2) when $2/$3 is not there yet.
+#   mailbox_server_home <groupId:artifactId:version:zip> <directory in the zip> <file it must hold>
+mailbox_server_home() {
+  local artifact="$1" directory="$2" marker="$3"
+  local target="$mailbox_repository/server-config/target/servers"
+  if [ ! -e "$target/$directory/$marker" ]; then
+    echo "Fetching $artifact (Maven Central, cached in ~/.m2)..." >&2
+    mkdir -p "$target"
+    # overWriteReleases: the plugin's marker (in target/) outlives a deleted server directory and
+    # would silently skip the unpack.
+    mvn -B -q dependency:unpack -f "$mailbox_repository/server-config/pom.xml" \
+      -Dartifact="$artifact" -Dmdep.overWriteReleases=true -DoutputDirectory="$target" >&2
+  fi
+  printf '%s' "$target/$directory"
+}
+
+# Exits with a hint when the archive to deploy has not been built.
+mailbox_require_build() {
+  if [ ! -f "$1" ]; then
+    echo "Missing $1: build first (mvn -DskipTests package)." >&2
+    exit 1
+  fi
+}
 
 # Sets MAILBOX_CONSOLE_USERNAME / MAILBOX_CONSOLE_PASSWORD (exported) and password_shown. Without a
 # configured password, one is generated once per data folder (never one written in the code) and,

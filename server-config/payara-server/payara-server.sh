@@ -33,21 +33,8 @@ admin_port=$((port_base + 48))
 timeout="${MAILBOX_START_TIMEOUT:-300}"
 domain=mailbox
 
-install_payara() {
-  local target="$root/server-config/target/servers"
-  if [ ! -x "$target/payara6/bin/asadmin" ]; then
-    echo "Fetching Payara Server $payara_version (Maven Central, cached in ~/.m2)..." >&2
-    mkdir -p "$target"
-    # overWriteReleases: the plugin's marker (in target/) outlives a deleted server directory and
-    # would silently skip the unpack.
-    mvn -B -q dependency:unpack -f "$root/server-config/pom.xml" \
-      -Dartifact="fish.payara.distributions:payara:$payara_version:zip" -Dmdep.overWriteReleases=true \
-      -DoutputDirectory="$target" >&2
-  fi
-  printf '%s' "$target/payara6"
-}
-
-payara_home="${MAILBOX_PAYARA_HOME:-$(install_payara)}"
+payara_home="${MAILBOX_PAYARA_HOME:-$(mailbox_server_home \
+  "fish.payara.distributions:payara:$payara_version:zip" payara6 bin/asadmin)}"
 asadmin() { "$payara_home/bin/asadmin" --port "$admin_port" "$@"; }
 domains="$data/domains"
 
@@ -59,10 +46,7 @@ case "${1:-start}" in
   *) echo "usage: $0 [start|stop]" >&2; exit 2 ;;
 esac
 
-if [ ! -f "$ear" ]; then
-  echo "Missing $ear: build first (mvn -DskipTests package)." >&2
-  exit 1
-fi
+mailbox_require_build "$ear"
 mkdir -p "$data/h2"
 data="$(cd "$data" && pwd)"
 mailbox_console_account "$data"

@@ -30,21 +30,8 @@ http_port=$((8080 + port_offset))
 management_port=$((9990 + port_offset))
 timeout="${MAILBOX_START_TIMEOUT:-300}"
 
-install_wildfly() {
-  local target="$root/server-config/target/servers"
-  if [ ! -x "$target/wildfly-$wildfly_version/bin/standalone.sh" ]; then
-    echo "Fetching WildFly $wildfly_version (Maven Central, cached in ~/.m2)..." >&2
-    mkdir -p "$target"
-    # overWriteReleases: the plugin's marker (in target/) outlives a deleted server directory and
-    # would silently skip the unpack.
-    mvn -B -q dependency:unpack -f "$root/server-config/pom.xml" \
-      -Dartifact="org.wildfly:wildfly-dist:$wildfly_version:zip" -Dmdep.overWriteReleases=true \
-      -DoutputDirectory="$target" >&2
-  fi
-  printf '%s' "$target/wildfly-$wildfly_version"
-}
-
-wildfly_home="${MAILBOX_WILDFLY_HOME:-$(install_wildfly)}"
+wildfly_home="${MAILBOX_WILDFLY_HOME:-$(mailbox_server_home \
+  "org.wildfly:wildfly-dist:$wildfly_version:zip" "wildfly-$wildfly_version" bin/standalone.sh)}"
 cli() { "$wildfly_home/bin/jboss-cli.sh" --connect --controller="localhost:$management_port" "$@"; }
 running() { cli --commands=':read-attribute(name=server-state)' 2>/dev/null | grep -q '"result" => "running"'; }
 
@@ -56,10 +43,7 @@ case "${1:-start}" in
   *) echo "usage: $0 [start|stop]" >&2; exit 2 ;;
 esac
 
-if [ ! -f "$ear" ]; then
-  echo "Missing $ear: build first (mvn -DskipTests package)." >&2
-  exit 1
-fi
+mailbox_require_build "$ear"
 mkdir -p "$data/h2"
 data="$(cd "$data" && pwd)"
 mailbox_console_account "$data"

@@ -115,19 +115,6 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
   }
 
   private MailboxConnectionFactory factory(String jndiName) {
-    return factories.computeIfAbsent(
-        jndiName,
-        name -> {
-          try {
-            return (MailboxConnectionFactory) new InitialContext().lookup(name);
-          } catch (NamingException e) {
-            throw new MailboxException(
-                ErrorCode.CONNECTION_UNAVAILABLE,
-                "No mailbox connection factory at '"
-                    + name
-                    + "'; deploy the connector and its resource (server-config/).",
-                e);
-          }
-        });
+    return factories.computeIfAbsent(jndiName, MailboxConnectionFactory::lookup);
   }
 }

@@ -2,6 +2,8 @@ package io.mailbox.connector.api;
 
 import jakarta.resource.Referenceable;
 import java.io.Serializable;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
  * The adapter's outbound entry point, bound in JNDI (by default {@code mailbox/ConnectionFactory};
@@ -20,6 +22,27 @@ public interface MailboxConnectionFactory extends Serializable, Referenceable {
    * java:/mailbox/ConnectionFactory} on WildFly.
    */
   String JNDI_NAME_PROPERTY = "mailbox.connection-factory";
+
+  /**
+   * Looks the factory up in JNDI.
+   *
+   * @throws MailboxException with {@link ErrorCode#CONNECTION_UNAVAILABLE} when nothing is bound
+   *     there
+   */
+  static MailboxConnectionFactory lookup(String jndiName) {
+    try {
+      return (MailboxConnectionFactory) new InitialContext().lookup(jndiName);
+    } catch (NamingException e) {
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "No mailbox connection factory at '"
+              + jndiName
+              + "': deploy the connector and its resource, or set "
+              + JNDI_NAME_PROPERTY
+              + " to where it is (server-config/)",
+          e);
+    }
+  }
 
   /**
    * Hands out a connection handle.

@@ -1,13 +1,9 @@
 package io.mailbox.ejb.adapter;
 
-import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxConnectionFactory;
-import io.mailbox.connector.api.MailboxException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -29,18 +25,6 @@ public class AdapterConnections {
   @Produces
   @Dependent
   MailboxConnectionFactory connectionFactory() {
-    String name = jndiName();
-    try {
-      return (MailboxConnectionFactory) new InitialContext().lookup(name);
-    } catch (NamingException e) {
-      throw new MailboxException(
-          ErrorCode.CONNECTION_UNAVAILABLE,
-          "No mailbox connection factory at '"
-              + name
-              + "' (set "
-              + MailboxConnectionFactory.JNDI_NAME_PROPERTY
-              + " or bind it there; see server-config/)",
-          e);
-    }
+    return MailboxConnectionFactory.lookup(jndiName());
   }
 }

@@ -17,9 +17,12 @@ import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -29,6 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * a subclass only starts and stops its server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DeploymentScenarios {
   /** How long a message may take through relay, broker-less providers and consumers. */
   private static final Duration DELIVERY = Duration.ofSeconds(60);
@@ -36,11 +40,32 @@ abstract class DeploymentScenarios {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  /** A running deployment: where it answers and the operator account the subclass configured. */
-  record Deployment(String server, URI base, String operator, String password) {}
+  /**
+   * A running deployment: its name, where it answers (the operator account is {@link
+   * ServerScript#OPERATOR}) and how it is stopped.
+   */
+  record Deployment(String server, URI base, AutoCloseable stop) {}
 
-  /** The deployment the subclass started. */
-  abstract Deployment deployment();
+  private Deployment deployment;
+
+  /** Starts the server with the application on a fresh data folder. */
+  abstract Deployment start() throws Exception;
+
+  @BeforeAll
+  void startTheServer() throws Exception {
+    deployment = start();
+  }
+
+  @AfterAll
+  void stopTheServer() throws Exception {
+    if (deployment != null) {
+      deployment.stop().close();
+    }
+  }
+
+  private Deployment deployment() {
+    return deployment;
+  }
 
   @Test
   @Order(1)
@@ -52,7 +77,7 @@ abstract class DeploymentScenarios {
     assertThat(get("/console/api/snapshot", false).statusCode()).as("anonymous").isEqualTo(401);
     HttpRequest wrong =
         request("/console/api/snapshot")
-            .header("Authorization", basic(deployment().operator(), "not-the-password"))
+            .header("Authorization", basic(ServerScript.OPERATOR, "not-the-password"))
             .build();
     assertThat(send(wrong).statusCode()).as("wrong password").isEqualTo(401);
   }
@@ -165,7 +190,7 @@ abstract class DeploymentScenarios {
   void anOperatorSignsInToTheConsoleAndSeesTheApplicationsAddresses() throws Exception {
     try (ConsoleBrowser browser = new ConsoleBrowser()) {
       browser.open(deployment().base().resolve("/console/").toString());
-      browser.signIn(deployment().operator(), deployment().password());
+      browser.signIn(ServerScript.OPERATOR, ServerScript.PASSWORD);
       browser.waitFor("addresses");
       browser.waitForGridCell("jdbc://orders@shop/placed");
       browser.waitForGridCell("jdbc://shipping@shop/orders_dlq");
@@ -249,8 +274,8 @@ abstract class DeploymentScenarios {
     return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
-  private String operator() {
-    return basic(deployment().operator(), deployment().password());
+  private static String operator() {
+    return basic(ServerScript.OPERATOR, ServerScript.PASSWORD);
   }
 
   private static String basic(String user, String password) {

@@ -5,34 +5,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /** The scenarios on Payara Micro: the rar and the wars, started by the README's script. */
 class PayaraMicroScenariosIT extends DeploymentScenarios {
-  private static Deployment deployment;
-  private static Path data;
 
-  @BeforeAll
-  static void start() throws Exception {
-    data = ServerScript.freshData("payara-micro");
+  @Override
+  Deployment start() throws Exception {
+    Path data = ServerScript.freshData("payara-micro");
     int port = ServerScript.freePort();
-    ServerScript.run(
-        "server-config/payara-micro/start-micro.sh",
-        Map.of("MAILBOX_HTTP_PORT", Integer.toString(port), "MAILBOX_DATA", data.toString()),
-        6,
-        "--detach");
-    deployment =
-        new Deployment(
-            "Payara Micro",
-            URI.create("http://localhost:" + port),
-            ServerScript.OPERATOR,
-            ServerScript.PASSWORD);
+    // The server keeps running after the script returns (--detach): it is stopped by its pid.
+    AutoCloseable stop = () -> stopByPid(data.resolve("payara-micro.pid"));
+    try {
+      ServerScript.run(
+          "server-config/payara-micro/start-micro.sh",
+          Map.of("MAILBOX_HTTP_PORT", Integer.toString(port), "MAILBOX_DATA", data.toString()),
+          6,
+          "--detach");
+    } catch (Throwable failed) {
+      stop.close();
+      throw failed;
+    }
+    return new Deployment("Payara Micro", URI.create("http://localhost:" + port), stop);
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    Path pidFile = data.resolve("payara-micro.pid");
+  private static void stopByPid(Path pidFile) throws Exception {
     if (Files.exists(pidFile)) {
       long pid = Long.parseLong(Files.readString(pidFile).strip());
       ProcessHandle.of(pid)
@@ -42,10 +38,5 @@ class PayaraMicroScenariosIT extends DeploymentScenarios {
                 server.onExit().orTimeout(60, TimeUnit.SECONDS).join();
               });
     }
-  }
-
-  @Override
-  Deployment deployment() {
-    return deployment;
   }
 }

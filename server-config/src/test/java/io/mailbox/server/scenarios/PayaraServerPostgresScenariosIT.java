@@ -2,14 +2,11 @@ package io.mailbox.server.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The scenarios on Payara Server with the documented alternative datasource: PostgreSQL
@@ -17,49 +14,45 @@ import org.junit.jupiter.api.BeforeAll;
  * from PostgreSQL, so the scenarios cannot have passed on a fallback database.
  */
 class PayaraServerPostgresScenariosIT extends DeploymentScenarios {
-  private static final String SCRIPT = "server-config/payara-server/payara-server.sh";
   private static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/postgres";
   private static final String DATABASE = "mailbox_scenarios";
   private static final int PORT_BASE = 28500;
-  private static Map<String, String> settings;
-  private static Deployment deployment;
 
-  @BeforeAll
-  static void start() throws Exception {
+  @Override
+  Deployment start() throws Exception {
     try (Connection server = DriverManager.getConnection(SERVER, "postgres", "");
         Statement statement = server.createStatement()) {
       statement.execute("DROP DATABASE IF EXISTS " + DATABASE + " WITH (FORCE)");
       statement.execute("CREATE DATABASE " + DATABASE);
     }
-    settings =
-        Map.of(
-            "MAILBOX_DATA",
-            ServerScript.freshData("payara-server-postgres").toString(),
-            "MAILBOX_PORT_BASE",
-            Integer.toString(PORT_BASE),
-            "MAILBOX_DATASOURCE",
-            "postgresql",
-            "MAILBOX_PG_URL",
-            "jdbc:postgresql://127.0.0.1:5432/" + DATABASE,
-            "MAILBOX_PG_USER",
-            "postgres",
-            "MAILBOX_PG_PASSWORD",
-            "unused-with-trust-auth");
-    ServerScript.run(SCRIPT, settings, 10, "start");
-    deployment =
-        new Deployment(
+    Deployment started =
+        ServerScript.start(
             "Payara Server on PostgreSQL",
-            URI.create("http://localhost:" + (PORT_BASE + 80)),
-            ServerScript.OPERATOR,
-            ServerScript.PASSWORD);
+            "server-config/payara-server/payara-server.sh",
+            Map.of(
+                "MAILBOX_DATA",
+                ServerScript.freshData("payara-server-postgres").toString(),
+                "MAILBOX_PORT_BASE",
+                Integer.toString(PORT_BASE),
+                "MAILBOX_DATASOURCE",
+                "postgresql",
+                "MAILBOX_PG_URL",
+                "jdbc:postgresql://127.0.0.1:5432/" + DATABASE,
+                "MAILBOX_PG_USER",
+                "postgres",
+                "MAILBOX_PG_PASSWORD",
+                "unused-with-trust-auth"),
+            PORT_BASE + 80);
+    return new Deployment(
+        started.server(),
+        started.base(),
+        () -> {
+          started.stop().close();
+          assertTheRowsAreInPostgres();
+        });
   }
 
-  @AfterAll
-  static void stopAndReadTheDatabase() throws Exception {
-    if (settings == null) {
-      return;
-    }
-    ServerScript.run(SCRIPT, settings, 2, "stop");
+  private static void assertTheRowsAreInPostgres() throws Exception {
     try (Connection database =
             DriverManager.getConnection(
                 "jdbc:postgresql://127.0.0.1:5432/" + DATABASE, "postgres", "");
@@ -76,10 +69,5 @@ class PayaraServerPostgresScenariosIT extends DeploymentScenarios {
       rows.next();
       return rows.getLong(1);
     }
-  }
-
-  @Override
-  Deployment deployment() {
-    return deployment;
   }
 }

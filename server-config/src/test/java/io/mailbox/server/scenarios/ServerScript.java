@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -62,6 +63,27 @@ final class ServerScript {
     assertThat(finished).as(script + " did not finish:\n" + text).isTrue();
     assertThat(process.exitValue()).as(script + " failed:\n" + text).isZero();
     return text;
+  }
+
+  /**
+   * Starts a server with {@code script start} and the settings given (stopped with {@code script
+   * stop}, also when the start fails half-way), answering HTTP on {@code httpPort}.
+   */
+  static DeploymentScenarios.Deployment start(
+      String server, String script, Map<String, String> settings, int httpPort) throws Exception {
+    AutoCloseable stop = () -> run(script, settings, 2, "stop");
+    try {
+      run(script, settings, 10, "start");
+    } catch (Throwable failed) {
+      try {
+        stop.close();
+      } catch (Throwable alsoFailed) {
+        failed.addSuppressed(alsoFailed);
+      }
+      throw failed;
+    }
+    return new DeploymentScenarios.Deployment(
+        server, URI.create("http://localhost:" + httpPort), stop);
   }
 
   static int freePort() throws IOException {
