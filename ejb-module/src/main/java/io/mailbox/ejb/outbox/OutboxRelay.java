@@ -13,19 +13,26 @@ import java.util.logging.Logger;
 
 /**
  * Walks the pending set in laps, keyset-paged on position. Eligible rows are relayed in batches of
- * distinct ordering keys: claim (compare-and-set on each row's version, with a lease, in one
- * transaction), validate, fence (is there still time to publish and write the outcome?), publish
- * (one call), mark sent (one transaction). Plain Java over {@link OutboxStore} and {@link
- * OutboxPublisher}, so its rules are unit-tested without a database.
+ * distinct ordering keys: check the claim version's range, claim (compare-and-set on each row's
+ * version, with a lease, in one transaction), validate, fence (is there still time to publish and
+ * write the outcome?), publish (one call per provider, see {@link DestinationPublish}), mark sent
+ * (one transaction). Plain Java over {@link OutboxStore} and {@link OutboxPublisher}, so its rules
+ * are unit-tested without a database.
  *
  * <ul>
  *   <li>A failed row, a row backing off, a row held by another relay, or one whose claim or status
  *       write was lost <b>blocks its ordering key</b> for the rest of the lap: a later row of that
- *       key is never published first. Unkeyed rows never block.
+ *       key is never published first. Unkeyed rows never block. A batch's keys are blocked before
+ *       it is claimed and unblocked per row marked sent, so a store error mid-batch (which ends the
+ *       sweep) leaves them blocked for the rest of the lap.
+ *   <li>A destination's failure delays only its own rows: a batch is published per provider (and,
+ *       after a whole-call failure, per address); rows of healthy destinations are marked sent, and
+ *       only the failed rows count an attempt and back off.
  *   <li>{@code scanLimit} and {@code publishLimit} bound a sweep; the lap carries over to the next
  *       sweep, so a blocked key cannot starve the keys behind it.
  *   <li>A failed publish backs off exponentially; after {@code maxAttempts} the row is failed. A
- *       row that cannot be decoded is failed at once as {@code invalid-row}.
+ *       row that cannot be decoded, or whose claim version is at the top of its range (checked
+ *       before the claim, which would overflow), is failed at once as {@code invalid-row}.
  * </ul>
  *
  * At least once, never exactly once: a relay that pauses after the fence can publish a row another
@@ -36,11 +43,11 @@ public final class OutboxRelay {
   static final String INVALID_ROW = "invalid-row";
 
   private final OutboxStore store;
-  private final OutboxPublisher publisher;
   private final RelaySettings settings;
   private final Clock clock;
   private final String relayId;
   private final RelayListener listener;
+  private final DestinationPublish destinations;
 
   // The lap: where the scan stands and which keys are blocked until it ends. Guarded by "this".
   private String cursor;
@@ -64,10 +71,10 @@ public final class OutboxRelay {
       RelayListener listener) {
     this.listener = listener;
     this.store = store;
-    this.publisher = publisher;
     this.settings = settings;
     this.clock = clock;
     this.relayId = relayId;
+    this.destinations = new DestinationPublish(publisher);
   }
 
   /**
@@ -162,40 +169,46 @@ public final class OutboxRelay {
   }
 
   /**
-   * Claims, validates, fences, publishes and settles one batch; a row that fails blocks its key.
+   * Checks the claim range, claims, validates, publishes (fenced per call) and settles one batch.
    */
   private void relay(Batch batch, Tally tally) {
     if (batch.rows.isEmpty()) {
       return;
     }
+    // The cursor is already past these rows, so their keys are blocked FIRST and unblocked only for
+    // a row marked sent: a store or publisher error anywhere below ends the sweep with the keys
+    // still blocked, and no later row of a key can overtake a row whose outcome is unknown.
+    blockedKeys.addAll(batch.keys);
+    List<OutboxRow> claimable = new ArrayList<>();
+    for (OutboxRow row : batch.rows) {
+      if (claimVersionInRange(row)) {
+        claimable.add(row);
+      } else {
+        // Checked before the claim: on a real database the claim's version + 1 overflows and
+        // fails the whole claim transaction, which would stall the batch on every sweep.
+        failInvalid(row, row.claimVersion(), "claim version out of range", tally);
+      }
+    }
+    if (claimable.isEmpty()) {
+      return;
+    }
     long leaseUntil = clock.millis() + settings.claimLease().toMillis();
     List<Boolean> claims =
         store.claimAll(
-            batch.rows.stream()
+            claimable.stream()
                 .map(row -> new OutboxStore.Version(row.id(), row.claimVersion()))
                 .toList(),
             leaseUntil);
     List<OutboxRow> claimed = new ArrayList<>();
-    for (int i = 0; i < batch.rows.size(); i++) {
-      OutboxRow row = batch.rows.get(i);
+    for (int i = 0; i < claimable.size(); i++) {
+      OutboxRow row = claimable.get(i);
       if (!claims.get(i)) {
         tally.blocked++; // ordinary contention: another relay took it
-        block(row.blockingKey());
         continue;
       }
       String invalid = invalidReason(row);
       if (invalid != null) {
-        LOG.warning(
-            () ->
-                "Outbox row "
-                    + row.id()
-                    + " is invalid ("
-                    + invalid
-                    + "): failed, never published");
-        count(
-            settleFailed(row, row.claimVersion() + 1, row.attempts(), INVALID_ROW + ": " + invalid),
-            tally);
-        block(row.blockingKey());
+        failInvalid(row, row.claimVersion() + 1, invalid, tally);
         continue;
       }
       claimed.add(row);
@@ -203,32 +216,28 @@ public final class OutboxRelay {
     if (claimed.isEmpty()) {
       return;
     }
-    // The fence: publish only while the claim still covers the publish, the status write and skew.
-    if (clock.millis() + settings.reservedPerRow().toMillis() > leaseUntil) {
-      for (OutboxRow row : claimed) {
-        LOG.warning(
-            () ->
-                "Outbox relay "
-                    + relayId
-                    + " fenced row "
-                    + row.id()
-                    + ": its claim would expire mid-publish");
-        listener.overlap("fenced");
-        tally.overlaps++;
-        block(row.blockingKey());
-      }
-      return;
-    }
-    List<Exception> failures = publisher.publishAll(claimed);
+    // The fence, before every publish call: only while the claim still covers the publish, the
+    // status write and the skew.
+    List<DestinationPublish.Result> results =
+        destinations.publish(
+            claimed, () -> clock.millis() + settings.reservedPerRow().toMillis() <= leaseUntil);
     List<OutboxRow> published = new ArrayList<>();
-    for (int i = 0; i < claimed.size(); i++) {
-      OutboxRow row = claimed.get(i);
-      Exception failure = failures.get(i);
-      if (failure == null) {
-        published.add(row);
-      } else {
-        count(settlePublishFailure(row, failure), tally);
-        block(row.blockingKey());
+    for (DestinationPublish.Result result : results) {
+      OutboxRow row = result.row();
+      switch (result.state()) {
+        case ACCEPTED -> published.add(row);
+        case FAILED -> count(settlePublishFailure(row, result.failure()), tally);
+        case FENCED -> {
+          LOG.warning(
+              () ->
+                  "Outbox relay "
+                      + relayId
+                      + " fenced row "
+                      + row.id()
+                      + ": its claim would expire mid-publish");
+          listener.overlap("fenced");
+          tally.overlaps++;
+        }
       }
     }
     if (published.isEmpty()) {
@@ -247,6 +256,7 @@ public final class OutboxRelay {
       if (marked.get(i)) {
         listener.published(row.topic());
         tally.published++;
+        unblock(row.blockingKey()); // out: the key's next row may go in this lap
       } else {
         LOG.warning(
             () ->
@@ -257,9 +267,14 @@ public final class OutboxRelay {
                     + " after publishing it (duplicate possible)");
         listener.overlap("claim-lost");
         tally.overlaps++;
-        block(row.blockingKey());
       }
     }
+  }
+
+  private void failInvalid(OutboxRow row, long held, String reason, Tally tally) {
+    LOG.warning(
+        () -> "Outbox row " + row.id() + " is invalid (" + reason + "): failed, never published");
+    count(settleFailed(row, held, row.attempts(), INVALID_ROW + ": " + reason), tally);
   }
 
   private void count(Outcome outcome, Tally tally) {
@@ -327,15 +342,25 @@ public final class OutboxRelay {
     } catch (RuntimeException e) {
       return e.getMessage();
     }
-    if (row.claimVersion() < 0 || row.claimVersion() >= Long.MAX_VALUE - 1) {
-      return "claim version out of range";
-    }
     return null;
+  }
+
+  /**
+   * Whether the row can be claimed and its held version written: claim and status writes add one.
+   */
+  private static boolean claimVersionInRange(OutboxRow row) {
+    return row.claimVersion() >= 0 && row.claimVersion() < Long.MAX_VALUE - 1;
   }
 
   private void block(String key) {
     if (key != null) {
       blockedKeys.add(key);
+    }
+  }
+
+  private void unblock(String key) {
+    if (key != null) {
+      blockedKeys.remove(key);
     }
   }
 

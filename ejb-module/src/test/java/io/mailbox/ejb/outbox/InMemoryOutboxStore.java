@@ -94,7 +94,8 @@ final class InMemoryOutboxStore implements OutboxStore {
                 row.status(),
                 row.attempts(),
                 row.availableAt(),
-                expectedVersion + 1,
+                // As on a database: a BIGINT column past its top is an error, not a wrap-around.
+                Math.addExact(expectedVersion, 1),
                 leaseUntil,
                 row.lastError(),
                 row.settledAt()));
