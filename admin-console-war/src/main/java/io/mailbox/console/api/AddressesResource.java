@@ -7,7 +7,6 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -55,12 +54,12 @@ public class AddressesResource {
   @GET
   @Path("addresses/messages")
   public JsonObject messages(
-      @QueryParam("address") String address, @QueryParam("limit") @DefaultValue("50") int limit) {
+      @QueryParam("address") String address, @QueryParam("limit") String limit) {
     return Json.createObjectBuilder()
         .add(
             "messages",
             JsonViews.array(
-                operations.peek(Requests.required("address", address), Requests.limit(limit)),
+                operations.peek(Requests.required("address", address), Requests.limit(limit, 50)),
                 JsonViews::message))
         .build();
   }
@@ -69,11 +68,11 @@ public class AddressesResource {
   @GET
   @Path("addresses/leases")
   public JsonObject leases(
-      @QueryParam("address") String address, @QueryParam("limit") @DefaultValue("50") int limit) {
+      @QueryParam("address") String address, @QueryParam("limit") String limit) {
     java.time.Instant now = java.time.Instant.now();
     jakarta.json.JsonArrayBuilder leases = Json.createArrayBuilder();
     for (io.mailbox.connector.api.InFlightCopy copy :
-        operations.inFlight(Requests.required("address", address), Requests.limit(limit))) {
+        operations.inFlight(Requests.required("address", address), Requests.limit(limit, 50))) {
       jakarta.json.JsonObjectBuilder lease =
           Json.createObjectBuilder()
               .add("messageId", copy.messageId())
@@ -101,8 +100,7 @@ public class AddressesResource {
       @QueryParam("address") String address, @QueryParam("confirm") String confirm) {
     String target = Requests.required("address", address);
     if (!target.equals(confirm == null ? null : confirm.strip())) {
-      throw new Requests.BadRequest(
-          "MBX-1008", "confirm must repeat the address exactly; nothing was purged");
+      throw ApiRefusal.invalid("confirm must repeat the address exactly; nothing was purged");
     }
     return Json.createObjectBuilder()
         .add("removed", operations.purge(Requests.actor(caller), target))
@@ -113,12 +111,12 @@ public class AddressesResource {
   @GET
   @Path("parked")
   public JsonObject parked(
-      @QueryParam("address") String address, @QueryParam("limit") @DefaultValue("50") int limit) {
+      @QueryParam("address") String address, @QueryParam("limit") String limit) {
     return Json.createObjectBuilder()
         .add(
             "records",
             JsonViews.array(
-                operations.parked(Requests.required("address", address), Requests.limit(limit)),
+                operations.parked(Requests.required("address", address), Requests.limit(limit, 50)),
                 JsonViews::message))
         .build();
   }

@@ -5,7 +5,6 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -20,9 +19,9 @@ public class AuditResource {
   @EJB AuditLog audit;
 
   @GET
-  public JsonObject recent(@QueryParam("limit") @DefaultValue("50") int limit) {
+  public JsonObject recent(@QueryParam("limit") String limit) {
     return Json.createObjectBuilder()
-        .add("entries", JsonViews.array(audit.recent(Requests.limit(limit)), JsonViews::audit))
+        .add("entries", JsonViews.array(audit.recent(Requests.limit(limit, 50)), JsonViews::audit))
         .build();
   }
 }

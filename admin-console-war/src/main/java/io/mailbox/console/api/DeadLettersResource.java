@@ -9,9 +9,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -20,6 +18,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
+import java.io.InputStream;
 import java.util.List;
 
 /** Dead letters: which addresses hold them, what they are, and replaying them. */
@@ -48,9 +47,9 @@ public class DeadLettersResource {
       @QueryParam("address") String address,
       @QueryParam("reason") String reason,
       @QueryParam("q") String text,
-      @QueryParam("limit") @DefaultValue("100") int limit) {
+      @QueryParam("limit") String limit) {
     List<MailMessage> records =
-        operations.peek(Requests.required("address", address), Requests.limit(limit)).stream()
+        operations.peek(Requests.required("address", address), Requests.limit(limit, 100)).stream()
             .filter(r -> DeadLetterFilter.matches(r, reason, text))
             .toList();
     JsonArrayBuilder array = Json.createArrayBuilder();
@@ -72,19 +71,14 @@ public class DeadLettersResource {
   @POST
   @Path("replay")
   @Consumes(MediaType.APPLICATION_JSON)
-  public JsonObject replay(JsonObject request) {
+  public JsonObject replay(InputStream body) {
     String expected = "{\"address\": \"...\", \"keys\": [...], \"perSecond\": 50}";
+    JsonObject request = Requests.object(body, expected);
     List<String> keys = Requests.strings(request, "keys", "records", expected);
-    if (!(request.get("address") instanceof JsonString address)) {
-      throw new Requests.BadRequest("MBX-1008", "expected " + expected);
-    }
+    String address = Requests.string(request, "address", expected);
+    int perSecond = Requests.integer(request, "perSecond", 50, 1, 1000);
     MailboxOperations.ReplayResult result =
-        operations.replay(
-            Requests.actor(caller),
-            address.getString(),
-            keys,
-            request.getInt("perSecond", 50),
-            done -> {});
+        operations.replay(Requests.actor(caller), address, keys, perSecond, done -> {});
     return Json.createObjectBuilder()
         .add("requested", result.requested())
         .add("replayed", result.replayed())

@@ -8,7 +8,6 @@ import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -17,6 +16,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Set;
 
@@ -30,9 +30,9 @@ public class InboxResource {
 
   @GET
   @Path("parked")
-  public JsonObject parked(@QueryParam("limit") @DefaultValue("50") int limit) {
+  public JsonObject parked(@QueryParam("limit") String limit) {
     JsonArrayBuilder rows = Json.createArrayBuilder();
-    for (InboxRow row : operations.parkedInbox(Requests.limit(limit))) {
+    for (InboxRow row : operations.parkedInbox(Requests.limit(limit, 50))) {
       rows.add(
           Json.createObjectBuilder()
               .add("id", row.id())
@@ -49,17 +49,15 @@ public class InboxResource {
   @POST
   @Path("release")
   @Consumes(MediaType.APPLICATION_JSON)
-  public JsonObject release(JsonObject request) {
+  public JsonObject release(InputStream body) {
+    JsonObject request = Requests.object(body, OutboxResource.RELEASE_BODY);
     Set<String> ids =
         Set.copyOf(Requests.strings(request, "ids", "rows", OutboxResource.RELEASE_BODY));
-    if (!request.containsKey("retry")) {
-      throw new Requests.BadRequest("MBX-1008", "expected " + OutboxResource.RELEASE_BODY);
-    }
+    boolean retry = Requests.bool(request, "retry", OutboxResource.RELEASE_BODY);
     List<InboxRow> rows =
         operations.parkedInbox(1000).stream().filter(row -> ids.contains(row.id())).toList();
     // Audited even when none of the ids is parked any more: the attempt is a change request too.
-    int released =
-        operations.releaseInbox(Requests.actor(caller), rows, request.getBoolean("retry"));
+    int released = operations.releaseInbox(Requests.actor(caller), rows, retry);
     return Json.createObjectBuilder()
         .add("requested", ids.size())
         .add("released", released)

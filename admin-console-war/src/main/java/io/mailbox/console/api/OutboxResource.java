@@ -16,6 +16,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Locale;
 
@@ -40,16 +41,17 @@ public class OutboxResource {
   @Path("rows")
   public JsonObject rows(
       @QueryParam("status") @DefaultValue("failed") String status,
-      @QueryParam("limit") @DefaultValue("50") int limit) {
+      @QueryParam("limit") String limit) {
     OutboxStatus wanted;
     try {
       wanted = OutboxStatus.valueOf(status.strip().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new Requests.BadRequest("MBX-1008", "status must be one of pending, failed, sent");
+      throw ApiRefusal.invalid("status must be one of pending, failed, sent");
     }
     return Json.createObjectBuilder()
         .add(
-            "rows", JsonViews.array(operations.rows(wanted, Requests.limit(limit)), JsonViews::row))
+            "rows",
+            JsonViews.array(operations.rows(wanted, Requests.limit(limit, 50)), JsonViews::row))
         .build();
   }
 
@@ -60,13 +62,11 @@ public class OutboxResource {
   @POST
   @Path("release")
   @Consumes(MediaType.APPLICATION_JSON)
-  public JsonObject release(JsonObject request) {
+  public JsonObject release(InputStream body) {
+    JsonObject request = Requests.object(body, RELEASE_BODY);
     List<String> ids = Requests.strings(request, "ids", "rows", RELEASE_BODY);
-    if (!request.containsKey("retry")) {
-      throw new Requests.BadRequest("MBX-1008", "expected " + RELEASE_BODY);
-    }
-    int released =
-        operations.releaseOutbox(Requests.actor(caller), ids, request.getBoolean("retry"));
+    boolean retry = Requests.bool(request, "retry", RELEASE_BODY);
+    int released = operations.releaseOutbox(Requests.actor(caller), ids, retry);
     return Json.createObjectBuilder()
         .add("requested", ids.size())
         .add("released", released)

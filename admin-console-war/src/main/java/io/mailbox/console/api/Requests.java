@@ -1,15 +1,23 @@
 package io.mailbox.console.api;
 
-import io.mailbox.connector.api.MailboxException;
 import jakarta.json.Json;
-import jakarta.ws.rs.WebApplicationException;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.SecurityContext;
-import jakarta.ws.rs.ext.ExceptionMapper;
-import jakarta.ws.rs.ext.Provider;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Request checks shared by the resources, and how refusals look on the wire. */
+/**
+ * Request checks shared by the resources. Each refuses with {@link ApiRefusal} (400, a stable code)
+ * before anything changed, and never repeats the refused value. Parameters and fields are read
+ * strictly: no coercion of a wrong type, no wrap-around of a large number.
+ */
 final class Requests {
   static final int MAX_LIMIT = 1000;
 
@@ -17,80 +25,124 @@ final class Requests {
 
   static String required(String name, String value) {
     if (value == null || value.isBlank()) {
-      throw new BadRequest("MBX-1008", "query parameter '" + name + "' is required");
+      throw ApiRefusal.invalid("query parameter '" + name + "' is required");
     }
     return value.strip();
   }
 
-  static int limit(int limit) {
-    if (limit < 1 || limit > MAX_LIMIT) {
-      throw new BadRequest("MBX-1008", "limit must be 1 to " + MAX_LIMIT);
+  /**
+   * The {@code limit} query parameter: absent means {@code fallback}; otherwise a decimal integer
+   * from 1 to {@value #MAX_LIMIT}.
+   */
+  static int limit(String raw, int fallback) {
+    return integer("limit", raw, fallback, 1, MAX_LIMIT);
+  }
+
+  /** A whole-number query parameter from {@code min} to {@code max}; absent means fallback. */
+  static int integer(String name, String raw, int fallback, int min, int max) {
+    if (raw == null) {
+      return fallback;
     }
-    return limit;
+    String digits = raw.strip();
+    if (!digits.matches("[+-]?[0-9]{1,10}")) {
+      throw ApiRefusal.invalid(name + " must be a whole number from " + min + " to " + max);
+    }
+    long value = Long.parseLong(digits);
+    if (value < min || value > max) {
+      throw ApiRefusal.invalid(name + " must be a whole number from " + min + " to " + max);
+    }
+    return (int) value;
+  }
+
+  /** The request body as a JSON object; anything else is {@link ApiRefusal#MALFORMED_BODY}. */
+  static JsonObject object(InputStream body, String expected) {
+    if (body == null) {
+      throw malformed(expected);
+    }
+    JsonStructure read;
+    try (JsonReader reader = Json.createReader(body)) {
+      read = reader.read();
+    } catch (jakarta.json.JsonException | IllegalStateException e) {
+      if (e.getCause() instanceof ApiRefusal tooLarge) {
+        throw tooLarge;
+      }
+      throw malformed(expected);
+    }
+    if (!(read instanceof JsonObject object)) {
+      throw malformed(expected);
+    }
+    return object;
+  }
+
+  private static ApiRefusal malformed(String expected) {
+    return new ApiRefusal(400, ApiRefusal.MALFORMED_BODY, "expected a JSON body " + expected);
   }
 
   /**
    * The strings of the array {@code name} in a request body, 1 to {@link #MAX_LIMIT} of them;
    * anything else is refused with {@code expected} (what the body should look like).
    */
-  static java.util.List<String> strings(
-      jakarta.json.JsonObject request, String name, String what, String expected) {
-    if (request == null || !(request.get(name) instanceof jakarta.json.JsonArray array)) {
-      throw new BadRequest("MBX-1008", "expected " + expected);
+  static List<String> strings(JsonObject request, String name, String what, String expected) {
+    if (request == null || !(request.get(name) instanceof JsonArray array)) {
+      throw ApiRefusal.invalid("expected " + expected);
     }
-    java.util.List<String> values = new java.util.ArrayList<>(array.size());
-    for (jakarta.json.JsonValue value : array) {
-      if (!(value instanceof jakarta.json.JsonString text)) {
-        throw new BadRequest("MBX-1008", name + " must be strings");
+    List<String> values = new ArrayList<>(array.size());
+    for (JsonValue value : array) {
+      if (!(value instanceof JsonString text)) {
+        throw ApiRefusal.invalid(name + " must be strings");
       }
       values.add(text.getString());
     }
     if (values.isEmpty() || values.size() > MAX_LIMIT) {
-      throw new BadRequest("MBX-1008", name + " must name 1 to " + MAX_LIMIT + " " + what);
+      throw ApiRefusal.invalid(name + " must name 1 to " + MAX_LIMIT + " " + what);
     }
     return values;
   }
 
   /** Who is asking (the container authenticated them before any resource ran). */
-  static String actor(SecurityContext caller) {
+  static String actor(jakarta.ws.rs.core.SecurityContext caller) {
     return caller.getUserPrincipal() == null ? "anonymous" : caller.getUserPrincipal().getName();
   }
 
-  /** 400 with a stable code, before anything changed. */
-  static final class BadRequest extends WebApplicationException {
-    private static final long serialVersionUID = 1L;
-
-    BadRequest(String code, String message) {
-      super(error(Response.Status.BAD_REQUEST, code, message));
+  /** A required string field. */
+  static String string(JsonObject request, String name, String expected) {
+    if (!(request.get(name) instanceof JsonString text) || text.getString().isBlank()) {
+      throw ApiRefusal.invalid(name + " must be a non-blank string; expected " + expected);
     }
+    return text.getString().strip();
   }
 
-  static Response error(Response.Status status, String code, String message) {
-    return Response.status(status)
-        .type(MediaType.APPLICATION_JSON)
-        .entity(Json.createObjectBuilder().add("code", code).add("message", message).build())
-        .build();
+  /** A required boolean field: JSON {@code true} or {@code false}, nothing else. */
+  static boolean bool(JsonObject request, String name, String expected) {
+    JsonValue value = request.get(name);
+    if (value != null && value.getValueType() == JsonValue.ValueType.TRUE) {
+      return true;
+    }
+    if (value != null && value.getValueType() == JsonValue.ValueType.FALSE) {
+      return false;
+    }
+    throw ApiRefusal.invalid(name + " must be true or false; expected " + expected);
   }
 
   /**
-   * The product's refusals (a malformed address, an unsupported operation) as 400 with their code;
-   * EJB wrapping is looked through.
+   * An optional whole-number field from {@code min} to {@code max}: a JSON number without a
+   * fraction; a string, a fraction or a number out of range is refused, never coerced.
    */
-  @Provider
-  public static final class MailboxExceptionMapper
-      implements ExceptionMapper<jakarta.ejb.EJBException> {
-    @Override
-    public Response toResponse(jakarta.ejb.EJBException exception) {
-      for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
-        if (cause instanceof MailboxException refused) {
-          return error(
-              Response.Status.BAD_REQUEST,
-              refused.errorCode().code(),
-              refused.getMessage().substring(refused.errorCode().code().length()).strip());
-        }
-      }
-      return error(
-          Response.Status.INTERNAL_SERVER_ERROR, "MBX-5000", "the operation failed; see the log");
+  static int integer(JsonObject request, String name, int fallback, int min, int max) {
+    JsonValue value = request.get(name);
+    if (value == null) {
+      return fallback;
     }
+    String range = name + " must be a whole number from " + min + " to " + max;
+    if (!(value instanceof JsonNumber number) || !number.isIntegral()) {
+      throw ApiRefusal.invalid(range);
+    }
+    // Compared as a decimal first: 1e999999999 must not be expanded into a billion digits.
+    BigDecimal exact = number.bigDecimalValue();
+    if (exact.compareTo(BigDecimal.valueOf(min)) < 0
+        || exact.compareTo(BigDecimal.valueOf(max)) > 0) {
+      throw ApiRefusal.invalid(range);
+    }
+    return exact.intValueExact();
   }
 }
