@@ -27,9 +27,11 @@ import javax.security.auth.callback.Callback;
  *       session is created for them.
  * </ul>
  *
- * A request without credentials to a constrained resource ({@code /api/*}, web.xml) gets 401 with a
- * basic challenge; anywhere else it passes untouched (the console's own guard then sends an
- * anonymous visitor to the sign-in page).
+ * A constrained resource ({@code /api/*}, web.xml) is authenticated by HTTP basic only: a console
+ * session cookie alone never authorizes it, so a page on another site cannot make a signed-in
+ * operator's browser call the admin API (cross-site request forgery). A request to it without basic
+ * credentials gets 401 with a basic challenge; anywhere else a request without credentials passes
+ * untouched (the console's own guard then sends an anonymous visitor to the sign-in page).
  */
 @ApplicationScoped
 public class MailboxAuthenticationMechanism implements HttpAuthenticationMechanism {
@@ -40,8 +42,11 @@ public class MailboxAuthenticationMechanism implements HttpAuthenticationMechani
   @Override
   public AuthenticationStatus validateRequest(
       HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
-    if (!context.isAuthenticationRequest() && request.getUserPrincipal() != null) {
-      // A console session signed in earlier: the container keeps its caller and groups.
+    if (!context.isAuthenticationRequest()
+        && request.getUserPrincipal() != null
+        && !context.isProtected()) {
+      // A console session signed in earlier: the container keeps its caller and groups. Never for
+      // the admin API, which a browser would call with the cookie on any site's behalf.
       return continueSession(request, context);
     }
     Credential credential = context.getAuthParameters().getCredential();
