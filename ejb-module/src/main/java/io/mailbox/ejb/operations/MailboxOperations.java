@@ -46,16 +46,20 @@ public class MailboxOperations {
 
   /** Returns expired leases of one address to its queue; audited with its result. */
   public RecoverResult recover(String actor, String address) {
-    try (MailboxConnection connection = connections.getConnection()) {
-      RecoverResult result = connection.recover(address);
-      audit.record(
-          actor,
-          "address.recover",
-          address,
-          result.reclaimed(),
-          result.supported() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED);
-      return result;
-    }
+    return AuditedChange.run(
+        audit,
+        actor,
+        "address.recover",
+        address,
+        () -> {
+          try (MailboxConnection connection = connections.getConnection()) {
+            return connection.recover(address);
+          }
+        },
+        result ->
+            new AuditedChange.Outcome(
+                result.reclaimed(),
+                result.supported() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED));
   }
 
   /** Read-only copies of the queued messages of an address, oldest first. */
@@ -74,11 +78,17 @@ public class MailboxOperations {
 
   /** Removes every queued (not in-flight) message of an address; audited. */
   public int purge(String actor, String address) {
-    try (MailboxConnection connection = connections.getConnection()) {
-      int removed = connection.removeQueued(address, null);
-      audit.record(actor, "address.purge", address, removed, AuditEntry.Result.SUCCEEDED);
-      return removed;
-    }
+    return AuditedChange.run(
+        audit,
+        actor,
+        "address.purge",
+        address,
+        () -> {
+          try (MailboxConnection connection = connections.getConnection()) {
+            return connection.removeQueued(address, null);
+          }
+        },
+        AuditedChange.Outcome::succeeded);
   }
 
   /**
@@ -122,6 +132,22 @@ public class MailboxOperations {
       throw new MailboxException(
           ErrorCode.INVALID_POLICY, "The replay rate must be 1 to 1000 a second.");
     }
+    return AuditedChange.run(
+        audit,
+        actor,
+        "deadletter.replay",
+        deadLetterAddress,
+        () -> replayPaced(deadLetterAddress, keys, perSecond, progress),
+        result ->
+            new AuditedChange.Outcome(
+                result.replayed(),
+                result.failed() == 0 && result.missing() == 0
+                    ? AuditEntry.Result.SUCCEEDED
+                    : AuditEntry.Result.FAILED));
+  }
+
+  private ReplayResult replayPaced(
+      String deadLetterAddress, List<String> keys, int perSecond, IntConsumer progress) {
     int replayed = 0;
     int missing = 0;
     int failed = 0;
@@ -156,12 +182,6 @@ public class MailboxOperations {
         progress.accept(++done);
       }
     }
-    audit.record(
-        actor,
-        "deadletter.replay",
-        deadLetterAddress,
-        replayed,
-        failed == 0 && missing == 0 ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED);
     return new ReplayResult(keys.size(), replayed, missing, failed);
   }
 
@@ -174,16 +194,17 @@ public class MailboxOperations {
 
   /** Removes parked records (all of the address when {@code key} is null); audited. */
   public int purgeParked(String actor, String address, String key) {
-    try (MailboxConnection connection = connections.getConnection()) {
-      int removed = connection.purgeParked(address, key);
-      audit.record(
-          actor,
-          key == null ? "parked.purge-all" : "parked.purge",
-          key == null ? address : address + " " + key,
-          removed,
-          AuditEntry.Result.SUCCEEDED);
-      return removed;
-    }
+    return AuditedChange.run(
+        audit,
+        actor,
+        key == null ? "parked.purge-all" : "parked.purge",
+        key == null ? address : address + " " + key,
+        () -> {
+          try (MailboxConnection connection = connections.getConnection()) {
+            return connection.purgeParked(address, key);
+          }
+        },
+        AuditedChange.Outcome::succeeded);
   }
 
   /** One address; a malformed address is refused with its MBX code. */

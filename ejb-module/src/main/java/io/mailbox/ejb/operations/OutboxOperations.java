@@ -62,19 +62,24 @@ public class OutboxOperations {
    * Releases failed rows: retry returns them to pending with zero attempts, discard settles them.
    */
   public int releaseOutbox(String actor, List<String> ids, boolean retry) {
-    int released = 0;
-    for (String id : ids) {
-      if (outbox.release(id, retry, clock.millis())) {
-        released++;
-      }
-    }
-    audit.record(
+    return AuditedChange.run(
+        audit,
         actor,
         retry ? "outbox.release-retry" : "outbox.release-discard",
         String.join(",", ids),
-        released,
-        released == ids.size() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED);
-    return released;
+        () -> {
+          int released = 0;
+          for (String id : ids) {
+            if (outbox.release(id, retry, clock.millis())) {
+              released++;
+            }
+          }
+          return released;
+        },
+        released ->
+            new AuditedChange.Outcome(
+                released,
+                released == ids.size() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED));
   }
 
   public List<InboxRow> parkedInbox(int limit) {
