@@ -30,7 +30,23 @@ public enum ErrorCode {
   /** The resource adapter could not hand out a connection. */
   CONNECTION_UNAVAILABLE("MBX-2003"),
   /** An activation spec (MDB configuration) is incomplete or wrong. */
-  INVALID_ACTIVATION("MBX-2004");
+  INVALID_ACTIVATION("MBX-2004"),
+  /**
+   * An inbox delivery's envelope id is longer than the inbox can key (128 characters): parked at
+   * once, never handed to the handler; ask its producer for shorter ids.
+   */
+  INBOX_ENVELOPE_ID_TOO_LONG("MBX-3004"),
+  /**
+   * A parked inbox delivery cannot be retried: the address it came from was not recorded (parked
+   * before the inbox recorded it, or processed without one). Nothing was changed; discard it or
+   * re-post the envelope by hand.
+   */
+  INBOX_NO_SOURCE_ADDRESS("MBX-3005"),
+  /**
+   * A parked inbox delivery cannot be retried: its envelope was too large to keep. Nothing was
+   * changed; discard it, or have its producer send it again.
+   */
+  INBOX_NO_STORED_ENVELOPE("MBX-3006");
 
   private final String code;
 
