@@ -1,5 +1,7 @@
 -- Mailbox consumer inbox (mariadb). Matches io.mailbox.ejb.inbox.InboxMarker; see docs/outbox.md.
 -- ID is a SHA-256 of (consumer, topic, envelope id); a failure-count row adds ':f'.
+-- SOURCE_ADDRESS: where the delivery came from (release -> retry re-posts there); an existing table
+-- gets it with: ALTER TABLE MBX_INBOX ADD SOURCE_ADDRESS VARCHAR(1000)
 CREATE TABLE MBX_INBOX (
   ID          VARCHAR(80)   NOT NULL PRIMARY KEY,
   CONSUMER    VARCHAR(200)  NOT NULL,
@@ -9,6 +11,7 @@ CREATE TABLE MBX_INBOX (
   ATTEMPTS    INT       NOT NULL,
   UPDATED_AT  BIGINT        NOT NULL,
   LAST_ERROR  VARCHAR(1024),
-  ENVELOPE    LONGTEXT
+  ENVELOPE    LONGTEXT,
+  SOURCE_ADDRESS VARCHAR(1000)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 CREATE INDEX MBX_INBOX_STATUS ON MBX_INBOX (STATUS, UPDATED_AT);

@@ -14,7 +14,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * <pre>{@code
  * @Incoming("placed-orders")
  * public void onPlaced(String envelope) {
- *   inbox.process("billing", ORDER_PLACED, envelope, (order, event) -> invoices.persist(...));
+ *   inbox.process("billing", ORDER_PLACED, envelope, "jdbc:billing@shop/orders",
+ *       (order, event) -> invoices.persist(...));
  * }
  * }</pre>
  *
@@ -30,14 +31,34 @@ public class Inbox {
 
   @EJB private JtaInboxTransactions transactions;
 
+  /**
+   * Processes a delivery whose source is unknown: should it be parked, an operator can discard it
+   * but not retry it (MBX-3005). Prefer {@link #process(String, IntegrationEventDefinition, String,
+   * String, InboxHandler)}.
+   */
   public <T> InboxOutcome process(
       String consumer,
       IntegrationEventDefinition<T> definition,
       String envelopeJson,
       InboxHandler<T> handler) {
+    return process(consumer, definition, envelopeJson, null, handler);
+  }
+
+  /**
+   * Processes a delivery taken from {@code sourceAddress} (the channel's or MDB's address), which
+   * the marker records: an operator's release → retry of a parked delivery re-posts it there.
+   *
+   * @param sourceAddress where the delivery came from; {@code null} when unknown
+   */
+  public <T> InboxOutcome process(
+      String consumer,
+      IntegrationEventDefinition<T> definition,
+      String envelopeJson,
+      String sourceAddress,
+      InboxHandler<T> handler) {
     int maxAttempts =
         ConfigProvider.getConfig().getOptionalValue(MAX_ATTEMPTS, Integer.class).orElse(5);
     return new InboxProcessor(transactions, Clock.systemUTC(), maxAttempts)
-        .process(consumer, definition, envelopeJson, handler);
+        .process(consumer, definition, envelopeJson, sourceAddress, handler);
   }
 }

@@ -52,7 +52,11 @@ public class InboxInterceptor {
     AtomicReference<Object> result = new AtomicReference<>();
     InboxOutcome outcome =
         inbox.process(
-            consumer, definition, envelope, (data, event) -> result.set(context.proceed()));
+            consumer,
+            definition,
+            envelope,
+            sourceAddress(config, channel),
+            (data, event) -> result.set(context.proceed()));
     if (outcome == InboxOutcome.PROCESSED) {
       return result.get();
     }
@@ -63,6 +67,18 @@ public class InboxInterceptor {
     return context.getMethod().getReturnType() == void.class
         ? null
         : CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * The address a {@code mailbox} channel receives from (recorded on the marker, so a parked
+   * delivery's release → retry goes back there); {@code null} for another connector.
+   */
+  private static String sourceAddress(Config config, String channel) {
+    String prefix = "mp.messaging.incoming." + channel + ".";
+    if (!"mailbox".equals(config.getOptionalValue(prefix + "connector", String.class).orElse(""))) {
+      return null;
+    }
+    return config.getOptionalValue(prefix + "address", String.class).orElse(null);
   }
 
   private static String required(Config config, String channel, String key) {

@@ -48,6 +48,11 @@ public class InboxMarker {
   @Column(name = "ENVELOPE", length = 1_048_576)
   private String envelope;
 
+  // Nullable: markers written before it existed, and deliveries processed without an address.
+  // Release → retry re-posts here and refuses without it (MBX-3005).
+  @Column(name = "SOURCE_ADDRESS", length = 1000, updatable = false)
+  private String sourceAddress;
+
   protected InboxMarker() {
     // for JPA
   }
@@ -61,7 +66,8 @@ public class InboxMarker {
       int attempts,
       long updatedAt,
       String lastError,
-      String envelope) {
+      String envelope,
+      String sourceAddress) {
     this.id = Objects.requireNonNull(id);
     this.consumer = Objects.requireNonNull(consumer);
     this.topic = Objects.requireNonNull(topic);
@@ -71,6 +77,7 @@ public class InboxMarker {
     this.updatedAt = updatedAt;
     this.lastError = lastError;
     this.envelope = envelope;
+    this.sourceAddress = sourceAddress;
   }
 
   InboxRow view(boolean withEnvelope) {
@@ -83,7 +90,8 @@ public class InboxMarker {
         attempts,
         updatedAt,
         lastError,
-        withEnvelope ? envelope : null);
+        withEnvelope ? envelope : null,
+        sourceAddress);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.mailbox.ejb.inbox;
 
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import io.mailbox.ejb.event.IntegrationEventEnvelope;
 import io.mailbox.ejb.event.IntegrationEventRejectedException;
@@ -23,10 +25,17 @@ import java.util.logging.Logger;
  *       {@code maxAttempts}, the delivery is parked; below it the failure is rethrown for
  *       redelivery.
  * </ol>
+ *
+ * An envelope id longer than 128 characters is parked at once (MBX-3004). When the inbox's own
+ * store fails, the delivery is handed back for redelivery with the handler's error (the store's
+ * attached as suppressed): a store outage never gets a delivery discarded.
  */
 public final class InboxProcessor {
   private static final Logger LOG = Logger.getLogger(InboxProcessor.class.getName());
   static final int MAX_PARKED_ENVELOPE_CHARS = 262_144;
+
+  /** The marker's {@code ENVELOPE_ID} column; a longer id is parked (MBX-3004). */
+  static final int MAX_ENVELOPE_ID_CHARS = 128;
 
   private final InboxTransactions transactions;
   private final Clock clock;
@@ -43,7 +52,8 @@ public final class InboxProcessor {
   }
 
   /**
-   * Processes one delivered envelope for {@code consumer}.
+   * Processes one delivered envelope for {@code consumer}, source unknown: a parked delivery can
+   * then only be discarded, not retried. Prefer the overload with the source address.
    *
    * @throws IntegrationEventRejectedException a malformed envelope (nothing to key a marker on)
    * @throws InboxFailureException the handler failed and attempts remain: redeliver it
@@ -53,56 +63,127 @@ public final class InboxProcessor {
       IntegrationEventDefinition<T> definition,
       String envelopeJson,
       InboxHandler<T> handler) {
+    return process(consumer, definition, envelopeJson, null, handler);
+  }
+
+  /**
+   * Processes one delivered envelope for {@code consumer} that came from {@code sourceAddress},
+   * which the marker records so that an operator's release → retry re-posts it there.
+   *
+   * @param sourceAddress the address the delivery was taken from, or {@code null} when unknown
+   * @throws IntegrationEventRejectedException a malformed envelope (nothing to key a marker on)
+   * @throws InboxFailureException the handler failed and attempts remain, or the inbox's own store
+   *     failed: redeliver it
+   * @throws io.mailbox.connector.api.MailboxException {@code sourceAddress} is not an address
+   */
+  public <T> InboxOutcome process(
+      String consumer,
+      IntegrationEventDefinition<T> definition,
+      String envelopeJson,
+      String sourceAddress,
+      InboxHandler<T> handler) {
+    String source = sourceAddress == null ? null : MailAddress.parse(sourceAddress).toString();
     IntegrationEventEnvelope envelope = IntegrationEventEnvelope.parse(envelopeJson);
     String topic = definition.topic();
     String id = markerId(consumer, topic, envelope.id());
-    if (transactions.find(id).isPresent()) {
-      return InboxOutcome.DUPLICATE;
-    }
     InboxRow marker =
         new InboxRow(
             id,
             consumer,
             topic,
-            envelope.id(),
+            shortened(envelope.id()),
             InboxStatus.PROCESSED,
             0,
             clock.millis(),
             null,
-            null);
+            null,
+            source);
+    try {
+      if (transactions.find(id).isPresent()) {
+        return InboxOutcome.DUPLICATE;
+      }
+      if (envelope.id().length() > MAX_ENVELOPE_ID_CHARS) {
+        // The marker's ENVELOPE_ID column holds 128 characters, so the marker insert would fail
+        // on every delivery: parked at once instead, keyed like any other (the hash of the full
+        // id) and shown shortened, so it is visible and redeliveries are skipped.
+        return park(
+            marker,
+            envelopeJson,
+            0,
+            ErrorCode.INBOX_ENVELOPE_ID_TOO_LONG.code()
+                + " The envelope id has "
+                + envelope.id().length()
+                + " characters; the inbox keys at most "
+                + MAX_ENVELOPE_ID_CHARS
+                + ". Parked without running the handler: discard it and ask the producer for"
+                + " shorter ids.");
+      }
+    } catch (RuntimeException storeFailure) {
+      // Nothing ran: a store outage is "not now", never a reason to discard the delivery.
+      throw new InboxFailureException(consumer, topic, storeFailure);
+    }
     try {
       transactions.runWithMarker(
           marker, () -> handler.handle(definition.accept(envelope), envelope));
       return InboxOutcome.PROCESSED;
     } catch (Exception failure) {
-      if (transactions.find(id).isPresent()) {
-        return InboxOutcome.DUPLICATE; // another delivery committed the marker first
+      try {
+        return settleFailure(marker, envelopeJson, failure);
+      } catch (InboxFailureException redeliver) {
+        throw redeliver;
+      } catch (RuntimeException storeFailure) {
+        // The store failed while settling (re-read, count or park): the handler's error is kept
+        // and the delivery comes back, rather than the store's error getting it discarded.
+        InboxFailureException redeliver = new InboxFailureException(consumer, topic, failure);
+        redeliver.addSuppressed(storeFailure);
+        throw redeliver;
       }
-      String error = bounded(failure);
-      if (failure instanceof IntegrationEventRejectedException) {
-        return park(marker, envelopeJson, 1, error);
-      }
-      if (maxAttempts == 0) {
-        throw new InboxFailureException(consumer, topic, failure);
-      }
-      int attempts =
-          transactions.recordFailure(
-              new InboxRow(
-                  id + ":f",
-                  consumer,
-                  topic,
-                  envelope.id(),
-                  InboxStatus.FAILURES,
-                  0,
-                  clock.millis(),
-                  null,
-                  null),
-              error);
-      if (attempts >= maxAttempts) {
-        return park(marker, envelopeJson, attempts, error);
-      }
-      throw new InboxFailureException(consumer, topic, failure);
     }
+  }
+
+  /**
+   * After a failed handler transaction: a duplicate, a park, or (attempts left) a redelivery.
+   *
+   * @throws InboxFailureException redeliver
+   * @throws RuntimeException the store failed
+   */
+  private InboxOutcome settleFailure(InboxRow marker, String envelopeJson, Exception failure) {
+    if (transactions.find(marker.id()).isPresent()) {
+      return InboxOutcome.DUPLICATE; // another delivery committed the marker first
+    }
+    String error = bounded(failure);
+    if (failure instanceof IntegrationEventRejectedException) {
+      return park(marker, envelopeJson, 1, error);
+    }
+    if (maxAttempts == 0) {
+      throw new InboxFailureException(marker.consumer(), marker.topic(), failure);
+    }
+    int attempts =
+        transactions.recordFailure(
+            new InboxRow(
+                marker.id() + ":f",
+                marker.consumer(),
+                marker.topic(),
+                marker.envelopeId(),
+                InboxStatus.FAILURES,
+                0,
+                clock.millis(),
+                null,
+                null,
+                null),
+            error);
+    if (attempts >= maxAttempts) {
+      return park(marker, envelopeJson, attempts, error);
+    }
+    throw new InboxFailureException(marker.consumer(), marker.topic(), failure);
+  }
+
+  /** The id as the marker shows it: whole up to 128 characters, else cut with its length. */
+  static String shortened(String envelopeId) {
+    if (envelopeId.length() <= MAX_ENVELOPE_ID_CHARS) {
+      return envelopeId;
+    }
+    return envelopeId.substring(0, 100) + "...(" + envelopeId.length() + " chars)";
   }
 
   private InboxOutcome park(InboxRow marker, String envelopeJson, int attempts, String error) {
@@ -117,7 +198,8 @@ public final class InboxProcessor {
             attempts,
             clock.millis(),
             error,
-            kept);
+            kept,
+            marker.sourceAddress());
     if (!transactions.park(parked)) {
       return InboxOutcome.DUPLICATE;
     }

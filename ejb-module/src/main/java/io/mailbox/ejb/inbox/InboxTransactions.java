@@ -28,10 +28,12 @@ public interface InboxTransactions {
   List<InboxRow> parked(int limit);
 
   /**
-   * Releases a parked marker: retry deletes it and returns the envelope (to re-publish); discard
-   * keeps it as discarded with the envelope cleared. Empty when the row is not parked.
+   * Releases a parked marker. Retry deletes it and returns it with its envelope and source address
+   * (to re-post); a retry is refused, changing nothing, when either was not kept, since a deleted
+   * marker whose message cannot be re-posted would lose the delivery. Discard keeps it as discarded
+   * with the envelope cleared. Changes nothing when the row is not parked.
    */
-  Optional<String> release(String id, boolean retry, long now);
+  InboxRelease release(String id, boolean retry, long now);
 
   /** Deletes rows of every status older than {@code before}, at most {@code limit} per status. */
   int purge(long before, int limit);

@@ -47,6 +47,7 @@ public final class JpaInboxQueries {
               1,
               now,
               error,
+              null,
               null));
       em.flush();
       return 1;
@@ -77,29 +78,37 @@ public final class JpaInboxQueries {
         .toList();
   }
 
-  public Optional<String> release(String id, boolean retry, long now) {
+  /** See {@link InboxTransactions#release}: the marker is locked while it is decided. */
+  public InboxRelease release(String id, boolean retry, long now) {
     InboxMarker marker = em.find(InboxMarker.class, id, LockModeType.PESSIMISTIC_WRITE);
     if (marker == null || marker.view(false).status() != InboxStatus.PARKED) {
-      return Optional.empty();
+      return new InboxRelease(InboxRelease.Result.NOT_PARKED, null);
     }
     InboxRow row = marker.view(true);
+    if (retry && row.envelope() == null) {
+      return new InboxRelease(InboxRelease.Result.NO_STORED_ENVELOPE, row);
+    }
+    if (retry && row.sourceAddress() == null) {
+      return new InboxRelease(InboxRelease.Result.NO_SOURCE_ADDRESS, row);
+    }
     em.remove(marker);
     em.flush();
-    if (!retry) {
-      em.persist(
-          new InboxMarker(
-              row.id(),
-              row.consumer(),
-              row.topic(),
-              row.envelopeId(),
-              InboxStatus.DISCARDED,
-              row.attempts(),
-              now,
-              row.lastError(),
-              null));
-      return Optional.of("");
+    if (retry) {
+      return new InboxRelease(InboxRelease.Result.RETRY, row);
     }
-    return Optional.ofNullable(row.envelope());
+    em.persist(
+        new InboxMarker(
+            row.id(),
+            row.consumer(),
+            row.topic(),
+            row.envelopeId(),
+            InboxStatus.DISCARDED,
+            row.attempts(),
+            now,
+            row.lastError(),
+            null,
+            row.sourceAddress()));
+    return new InboxRelease(InboxRelease.Result.DISCARDED, row);
   }
 
   public int purge(long before, int limit) {
@@ -139,6 +148,7 @@ public final class JpaInboxQueries {
         row.attempts(),
         row.updatedAt(),
         row.lastError(),
-        row.envelope());
+        row.envelope(),
+        row.sourceAddress());
   }
 }

@@ -61,7 +61,7 @@ public class JtaInboxTransactions implements InboxTransactions {
   }
 
   @Override
-  public Optional<String> release(String id, boolean retry, long now) {
+  public InboxRelease release(String id, boolean retry, long now) {
     return new JpaInboxQueries(em).release(id, retry, now);
   }
 

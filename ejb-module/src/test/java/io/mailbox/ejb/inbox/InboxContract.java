@@ -189,7 +189,7 @@ public abstract class InboxContract {
   }
 
   @Test
-  void releaseRetryHandsBackTheEnvelopeAndDiscardKeepsItSkipped() {
+  void releaseRetryHandsBackTheEnvelopeAndItsSourceAndDiscardKeepsItSkipped() {
     InboxProcessor inbox = new InboxProcessor(transactions, Clock.systemUTC(), 1);
     InboxHandler<String> failing =
         (data, envelope) -> {
@@ -197,19 +197,43 @@ public abstract class InboxContract {
         };
     String r1 = envelope("r-1");
     String r2 = envelope("r-2");
-    inbox.process("payroll", HIRED, r1, failing);
+    inbox.process("payroll", HIRED, r1, "jdbc:people@hr/hired", failing);
     inbox.process("payroll", HIRED, r2, failing);
     String first = InboxProcessor.markerId("payroll", HIRED.topic(), "r-1");
     String second = InboxProcessor.markerId("payroll", HIRED.topic(), "r-2");
 
-    assertThat(transactions.release(first, true, System.currentTimeMillis())).contains(r1);
+    InboxRelease retried = transactions.release(first, true, System.currentTimeMillis());
+    assertThat(retried.result()).isEqualTo(InboxRelease.Result.RETRY);
+    assertThat(retried.row().envelope()).isEqualTo(r1);
+    assertThat(retried.row().sourceAddress()).isEqualTo("jdbc://people@hr/hired");
     assertThat(inbox.process("payroll", HIRED, r1, InboxContract::applyEffect))
-        .as("after retry the re-published event is processed")
+        .as("after retry the re-posted event is processed")
         .isEqualTo(InboxOutcome.PROCESSED);
-    assertThat(transactions.release(second, false, System.currentTimeMillis())).isPresent();
+
+    assertThat(transactions.release(second, true, System.currentTimeMillis()).result())
+        .as("no source recorded: refused, nothing changed")
+        .isEqualTo(InboxRelease.Result.NO_SOURCE_ADDRESS);
+    assertThat(transactions.count(InboxStatus.PARKED)).isEqualTo(1);
+    assertThat(transactions.release(second, false, System.currentTimeMillis()).result())
+        .isEqualTo(InboxRelease.Result.DISCARDED);
     assertThat(inbox.process("payroll", HIRED, r2, InboxContract::applyEffect))
         .isEqualTo(InboxOutcome.DUPLICATE);
     assertThat(transactions.count(InboxStatus.DISCARDED)).isEqualTo(1);
+  }
+
+  @Test
+  void anEnvelopeIdLongerThanTheColumnIsParkedAndItsRedeliveriesSkipped() {
+    InboxProcessor inbox = new InboxProcessor(transactions, Clock.systemUTC(), 3);
+    String id = "x".repeat(300);
+
+    assertThat(inbox.process("payroll", HIRED, envelope(id), InboxContract::applyEffect))
+        .isEqualTo(InboxOutcome.PARKED);
+    assertThat(inbox.process("payroll", HIRED, envelope(id), InboxContract::applyEffect))
+        .isEqualTo(InboxOutcome.DUPLICATE);
+    assertThat(transactions.parked(10))
+        .singleElement()
+        .satisfies(row -> assertThat(row.lastError()).startsWith("MBX-3004"));
+    assertThat(effects(id)).isZero();
   }
 
   @Test

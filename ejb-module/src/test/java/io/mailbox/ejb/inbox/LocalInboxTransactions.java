@@ -71,7 +71,7 @@ final class LocalInboxTransactions implements InboxTransactions {
   }
 
   @Override
-  public Optional<String> release(String id, boolean retry, long now) {
+  public InboxRelease release(String id, boolean retry, long now) {
     return database.inTransaction(em -> new JpaInboxQueries(em).release(id, retry, now));
   }
 
