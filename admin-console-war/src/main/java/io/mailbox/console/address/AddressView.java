@@ -135,8 +135,8 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
   }
 
   private void recover() {
-    String actor = accessControl.requireOperator("address.recover");
-    long reclaimed = operations.recover(actor, address).reclaimed();
+    accessControl.requireOperator("address.recover");
+    long reclaimed = operations.recover(address).reclaimed();
     Notification.show(reclaimed + " expired lease(s) returned to the queue.");
     refresh();
   }
@@ -158,8 +158,8 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
             Notification.show("The typed address does not match; nothing was purged.");
             return;
           }
-          String actor = accessControl.requireOperator("address.purge");
-          Notification.show(operations.purge(actor, address) + " message(s) removed.");
+          accessControl.requireOperator("address.purge");
+          Notification.show(operations.purge(address) + " message(s) removed.");
           refresh();
         });
     dialog.open();

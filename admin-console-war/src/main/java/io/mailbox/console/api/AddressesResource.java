@@ -12,9 +12,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.SecurityContext;
 
 /** Every mailbox at a glance, one mailbox, and what an operator does to one. */
 @Path("")
@@ -22,7 +20,6 @@ import jakarta.ws.rs.core.SecurityContext;
 @Produces(MediaType.APPLICATION_JSON)
 public class AddressesResource {
   @EJB MailboxOperations operations;
-  @Context SecurityContext caller;
 
   /** The status of every address of every provider. */
   @GET
@@ -42,8 +39,7 @@ public class AddressesResource {
   @POST
   @Path("addresses/recover")
   public JsonObject recover(@QueryParam("address") String address) {
-    RecoverResult result =
-        operations.recover(Requests.actor(caller), Requests.required("address", address));
+    RecoverResult result = operations.recover(Requests.required("address", address));
     return Json.createObjectBuilder()
         .add("supported", result.supported())
         .add("reclaimed", result.reclaimed())
@@ -98,13 +94,8 @@ public class AddressesResource {
   @Path("addresses/purge")
   public JsonObject purge(
       @QueryParam("address") String address, @QueryParam("confirm") String confirm) {
-    String target = Requests.required("address", address);
-    if (!target.equals(confirm == null ? null : confirm.strip())) {
-      throw ApiRefusal.invalid("confirm must repeat the address exactly; nothing was purged");
-    }
-    return Json.createObjectBuilder()
-        .add("removed", operations.purge(Requests.actor(caller), target))
-        .build();
+    String target = Requests.confirmed(address, confirm);
+    return Json.createObjectBuilder().add("removed", operations.purge(target)).build();
   }
 
   /** Read-only copies of the parked records of an address (bounded body previews). */
@@ -121,13 +112,19 @@ public class AddressesResource {
         .build();
   }
 
-  /** Purges one parked record ({@code key}) or, without a key, all of the address. */
+  /**
+   * Purges one parked record ({@code key}) or, without a key, all of the address; purging all needs
+   * {@code confirm} to repeat the address, as {@code addresses/purge} does.
+   */
   @DELETE
   @Path("parked")
   public JsonObject purgeParked(
-      @QueryParam("address") String address, @QueryParam("key") String key) {
-    int removed =
-        operations.purgeParked(Requests.actor(caller), Requests.required("address", address), key);
+      @QueryParam("address") String address,
+      @QueryParam("key") String key,
+      @QueryParam("confirm") String confirm) {
+    String target =
+        key == null ? Requests.confirmed(address, confirm) : Requests.required("address", address);
+    int removed = operations.purgeParked(target, key);
     return Json.createObjectBuilder().add("removed", removed).build();
   }
 }

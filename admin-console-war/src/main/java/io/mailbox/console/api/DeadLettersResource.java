@@ -15,9 +15,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.SecurityContext;
 import java.io.InputStream;
 import java.util.List;
 
@@ -27,7 +25,6 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class DeadLettersResource {
   @EJB MailboxOperations operations;
-  @Context SecurityContext caller;
 
   /** The dead-letter addresses among the known addresses. */
   @GET
@@ -77,8 +74,7 @@ public class DeadLettersResource {
     List<String> keys = Requests.strings(request, "keys", "records", expected);
     String address = Requests.string(request, "address", expected);
     int perSecond = Requests.integer(request, "perSecond", 50, 1, 1000);
-    MailboxOperations.ReplayResult result =
-        operations.replay(Requests.actor(caller), address, keys, perSecond, done -> {});
+    MailboxOperations.ReplayResult result = operations.replay(address, keys, perSecond, done -> {});
     return Json.createObjectBuilder()
         .add("requested", result.requested())
         .add("replayed", result.replayed())

@@ -57,7 +57,8 @@ public class InboxResource {
     List<InboxRow> rows =
         operations.parkedInbox(1000).stream().filter(row -> ids.contains(row.id())).toList();
     // Audited even when none of the ids is parked any more: the attempt is a change request too.
-    int released = operations.releaseInbox(Requests.actor(caller), rows, retry);
+    // The container authenticated the caller before any resource ran.
+    int released = operations.releaseInbox(caller.getUserPrincipal().getName(), rows, retry);
     return Json.createObjectBuilder()
         .add("requested", ids.size())
         .add("released", released)

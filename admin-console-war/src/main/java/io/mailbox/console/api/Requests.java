@@ -99,9 +99,16 @@ final class Requests {
     return values;
   }
 
-  /** Who is asking (the container authenticated them before any resource ran). */
-  static String actor(jakarta.ws.rs.core.SecurityContext caller) {
-    return caller.getUserPrincipal() == null ? "anonymous" : caller.getUserPrincipal().getName();
+  /**
+   * The address of a call that removes everything at it: {@code confirm} must repeat it exactly
+   * (surrounding spaces aside), as the console asks it to be typed.
+   */
+  static String confirmed(String address, String confirm) {
+    String target = required("address", address);
+    if (confirm == null || !target.equals(confirm.strip())) {
+      throw ApiRefusal.invalid("confirm must repeat the address exactly; nothing was removed");
+    }
+    return target;
   }
 
   /** A required string field. */

@@ -181,7 +181,7 @@ public class DeadLettersView extends VerticalLayout
       Notification.show("Nothing selected.");
       return;
     }
-    String actor = accessControl.requireOperator("deadletter.replay");
+    accessControl.requireOperator("deadletter.replay");
     String from = address.getValue();
     int perSecond = rate.getValue() == null ? 50 : rate.getValue();
     UI ui = UI.getCurrent();
@@ -194,7 +194,6 @@ public class DeadLettersView extends VerticalLayout
           try {
             result =
                 operations.replay(
-                    actor,
                     from,
                     keys,
                     perSecond,

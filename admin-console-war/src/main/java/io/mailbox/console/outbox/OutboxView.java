@@ -100,9 +100,8 @@ public class OutboxView extends VerticalLayout {
       Notification.show("Select the rows to release first.");
       return;
     }
-    String actor =
-        accessControl.requireOperator(retry ? "outbox.release-retry" : "outbox.release-discard");
-    int released = operations.releaseOutbox(actor, ids, retry);
+    accessControl.requireOperator(retry ? "outbox.release-retry" : "outbox.release-discard");
+    int released = operations.releaseOutbox(ids, retry);
     Notification.show(OutboxRowText.released(released, ids.size(), retry));
     refresh();
   }

@@ -127,8 +127,8 @@ public class ParkedView extends VerticalLayout
       Notification.show("Select a record first.");
       return;
     }
-    String actor = accessControl.requireOperator("parked.purge");
-    int removed = operations.purgeParked(actor, address.getValue(), record.key());
+    accessControl.requireOperator("parked.purge");
+    int removed = operations.purgeParked(address.getValue(), record.key());
     Notification.show(removed + " record purged.");
     refresh();
   }
@@ -155,8 +155,8 @@ public class ParkedView extends VerticalLayout
             Notification.show("The typed address does not match; nothing was purged.");
             return;
           }
-          String actor = accessControl.requireOperator("parked.purge-all");
-          int removed = operations.purgeParked(actor, target, null);
+          accessControl.requireOperator("parked.purge-all");
+          int removed = operations.purgeParked(target, null);
           Notification.show(removed + " record(s) purged.");
           refresh();
         });

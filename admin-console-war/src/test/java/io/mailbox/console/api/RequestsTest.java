@@ -108,4 +108,16 @@ class RequestsTest {
     refusedWith(() -> Requests.required("address", " "), 400, ApiRefusal.INVALID_REQUEST, "xyz");
     assertThat(Json.createObjectBuilder().build()).isEmpty();
   }
+
+  @Test
+  void removingEverythingAtAnAddressNeedsTheAddressRepeated() {
+    refusedWith(
+        () -> Requests.confirmed("jdbc:a@b/c", null), 400, ApiRefusal.INVALID_REQUEST, "jdbc:");
+    refusedWith(
+        () -> Requests.confirmed("jdbc:a@b/c", "jdbc:a@b/d"),
+        400,
+        ApiRefusal.INVALID_REQUEST,
+        "jdbc:");
+    assertThat(Requests.confirmed(" jdbc:a@b/c", "jdbc:a@b/c ")).isEqualTo("jdbc:a@b/c");
+  }
 }

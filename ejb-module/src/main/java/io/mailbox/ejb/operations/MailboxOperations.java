@@ -12,7 +12,11 @@ import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import io.mailbox.ejb.audit.AuditEntry;
 import io.mailbox.ejb.audit.AuditLog;
+import jakarta.annotation.Resource;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.EJB;
+import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -26,12 +30,18 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
 /**
- * Reads mailbox state for the console and the admin API through the adapter's connection factory.
- * Reads need no transaction.
+ * Reads mailbox state for the console and the admin API through the adapter's connection factory,
+ * and makes the operator's changes. Reads need no transaction. Roles are checked here, whoever
+ * calls: reading needs {@value CallerRoles#VIEWER} or {@value CallerRoles#OPERATOR}, changing needs
+ * {@value CallerRoles#OPERATOR}; every change is audited with the caller the container
+ * authenticated.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+@DeclareRoles({CallerRoles.VIEWER, CallerRoles.OPERATOR})
+@RolesAllowed({CallerRoles.VIEWER, CallerRoles.OPERATOR})
 public class MailboxOperations {
+  @Resource private SessionContext context;
 
   @Inject private MailboxConnectionFactory connections;
 
@@ -45,10 +55,11 @@ public class MailboxOperations {
   @EJB private AuditLog audit;
 
   /** Returns expired leases of one address to its queue; audited with its result. */
-  public RecoverResult recover(String actor, String address) {
+  @RolesAllowed(CallerRoles.OPERATOR)
+  public RecoverResult recover(String address) {
     return AuditedChange.run(
         audit,
-        actor,
+        caller(),
         "address.recover",
         address,
         () -> {
@@ -77,10 +88,11 @@ public class MailboxOperations {
   }
 
   /** Removes every queued (not in-flight) message of an address; audited. */
-  public int purge(String actor, String address) {
+  @RolesAllowed(CallerRoles.OPERATOR)
+  public int purge(String address) {
     return AuditedChange.run(
         audit,
-        actor,
+        caller(),
         "address.purge",
         address,
         () -> {
@@ -122,19 +134,16 @@ public class MailboxOperations {
    *
    * @param progress told after each record how many of the keys are done
    */
+  @RolesAllowed(CallerRoles.OPERATOR)
   public ReplayResult replay(
-      String actor,
-      String deadLetterAddress,
-      List<String> keys,
-      int perSecond,
-      IntConsumer progress) {
+      String deadLetterAddress, List<String> keys, int perSecond, IntConsumer progress) {
     if (perSecond < 1 || perSecond > 1000) {
       throw new MailboxException(
           ErrorCode.INVALID_POLICY, "The replay rate must be 1 to 1000 a second.");
     }
     return AuditedChange.run(
         audit,
-        actor,
+        caller(),
         "deadletter.replay",
         deadLetterAddress,
         () -> replayPaced(deadLetterAddress, keys, perSecond, progress),
@@ -193,10 +202,11 @@ public class MailboxOperations {
   }
 
   /** Removes parked records (all of the address when {@code key} is null); audited. */
-  public int purgeParked(String actor, String address, String key) {
+  @RolesAllowed(CallerRoles.OPERATOR)
+  public int purgeParked(String address, String key) {
     return AuditedChange.run(
         audit,
-        actor,
+        caller(),
         key == null ? "parked.purge-all" : "parked.purge",
         key == null ? address : address + " " + key,
         () -> {
@@ -205,6 +215,11 @@ public class MailboxOperations {
           }
         },
         AuditedChange.Outcome::succeeded);
+  }
+
+  /** Who is calling, as the container authenticated them. */
+  private String caller() {
+    return context.getCallerPrincipal().getName();
   }
 
   /** One address; a malformed address is refused with its MBX code. */
