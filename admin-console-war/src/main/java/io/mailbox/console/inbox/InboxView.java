@@ -73,9 +73,8 @@ public class InboxView extends VerticalLayout {
       Notification.show("Select the deliveries to release first.");
       return;
     }
-    String actor =
-        accessControl.requireOperator(retry ? "inbox.release-retry" : "inbox.release-discard");
-    int released = operations.releaseInbox(actor, selected, retry);
+    accessControl.requireOperator(retry ? "inbox.release-retry" : "inbox.release-discard");
+    int released = operations.releaseInbox(selected, retry);
     Notification.show(released + " of " + selected.size() + " released.");
     refresh();
   }

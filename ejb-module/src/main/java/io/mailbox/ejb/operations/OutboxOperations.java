@@ -1,6 +1,5 @@
 package io.mailbox.ejb.operations;
 
-import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.ejb.audit.AuditEntry;
@@ -8,6 +7,7 @@ import io.mailbox.ejb.audit.AuditLog;
 import io.mailbox.ejb.inbox.InboxRow;
 import io.mailbox.ejb.inbox.InboxStatus;
 import io.mailbox.ejb.inbox.JtaInboxTransactions;
+import io.mailbox.ejb.inbox.ParkedDeliveries;
 import io.mailbox.ejb.outbox.OutboxRow;
 import io.mailbox.ejb.outbox.OutboxStatus;
 import io.mailbox.ejb.outbox.TransactionalOutboxStore;
@@ -25,7 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.config.ConfigProvider;
+import java.util.logging.Logger;
 
 /**
  * What operators do to the outbox and the inbox: look, and release what is stuck. Every release is
@@ -38,6 +38,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 @DeclareRoles({CallerRoles.VIEWER, CallerRoles.OPERATOR})
 @RolesAllowed({CallerRoles.VIEWER, CallerRoles.OPERATOR})
 public class OutboxOperations {
+  private static final Logger LOG = Logger.getLogger(OutboxOperations.class.getName());
+
   @EJB private TransactionalOutboxStore outbox;
   @EJB private JtaInboxTransactions inbox;
   @EJB private AuditLog audit;
@@ -103,49 +105,54 @@ public class OutboxOperations {
     return inbox.parked(Math.max(1, Math.min(limit, 1000)));
   }
 
-  /**
-   * Releases parked inbox rows: retry deletes the marker and re-publishes the stored envelope to
-   * its topic's address (every consumer of that address sees it again; inbox consumers skip what
-   * they processed); discard keeps it skipped.
-   */
+  /** Releases parked inbox rows and returns how many were released (see {@link #releaseParked}). */
   @RolesAllowed(CallerRoles.OPERATOR)
-  public int releaseInbox(String actor, List<InboxRow> rows, boolean retry) {
-    int released = 0;
-    for (InboxRow row : rows) {
-      Optional<String> envelope = inbox.release(row.id(), retry, clock.millis());
-      if (envelope.isEmpty()) {
-        continue;
-      }
-      if (retry && !envelope.get().isEmpty()) {
-        try (MailboxConnection connection = connections.getConnection()) {
-          connection.post(
-              MailMessage.to(addressFor(row.topic()))
-                  .id(row.envelopeId())
-                  .body(envelope.get())
-                  .build());
-        }
-      }
-      released++;
-    }
-    audit.record(
-        actor,
-        retry ? "inbox.release-retry" : "inbox.release-discard",
-        rows.size() + " row(s)",
-        released,
-        released == rows.size() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED);
-    return released;
+  public int releaseInbox(List<InboxRow> rows, boolean retry) {
+    return (int)
+        releaseParked(rows.stream().map(InboxRow::id).toList(), retry).stream()
+            .filter(ParkedDeliveries.Outcome::released)
+            .count();
   }
 
-  private static String addressFor(String topic) {
-    var config = ConfigProvider.getConfig();
-    return config
-        .getOptionalValue("mailbox.outbox.route." + topic, String.class)
-        .orElseGet(
-            () ->
-                config
-                    .getOptionalValue("mailbox.outbox.address-template", String.class)
-                    .orElse("mem:events@mailbox/{topic}")
-                    .replace("{topic}", topic));
+  /**
+   * Releases parked inbox deliveries, each on its own: retry re-posts the stored envelope to the
+   * address it came from, then the marker is gone (every consumer of that address sees it again;
+   * inbox consumers skip what they processed); discard keeps it skipped. A retry that cannot be
+   * delivered (no recorded address: MBX-3005; no stored envelope: MBX-3006; the provider refused)
+   * leaves the delivery parked and says why (logged too). Audited once, recorded before it runs, as
+   * failed unless every row was released.
+   */
+  @RolesAllowed(CallerRoles.OPERATOR)
+  public List<ParkedDeliveries.Outcome> releaseParked(List<String> ids, boolean retry) {
+    ParkedDeliveries parked =
+        new ParkedDeliveries(
+            inbox,
+            message -> {
+              try (MailboxConnection connection = connections.getConnection()) {
+                connection.post(message);
+              }
+            },
+            clock);
+    return AuditedChange.run(
+        audit,
+        caller(),
+        retry ? "inbox.release-retry" : "inbox.release-discard",
+        String.join(",", ids),
+        () -> ids.stream().map(id -> released(parked.release(id, retry))).toList(),
+        outcomes -> {
+          long released = outcomes.stream().filter(ParkedDeliveries.Outcome::released).count();
+          return new AuditedChange.Outcome(
+              released,
+              released == ids.size() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED);
+        });
+  }
+
+  private static ParkedDeliveries.Outcome released(ParkedDeliveries.Outcome outcome) {
+    if (!outcome.released()) {
+      LOG.info(
+          () -> "Parked inbox delivery " + outcome.id() + " not released: " + outcome.reason());
+    }
+    return outcome;
   }
 
   /**

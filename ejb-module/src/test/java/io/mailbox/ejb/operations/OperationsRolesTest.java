@@ -45,11 +45,25 @@ class OperationsRolesTest {
         OutboxOperations.class.getMethod("releaseOutbox", List.class, boolean.class);
     assertThat(releaseOutbox.getAnnotation(RolesAllowed.class).value())
         .containsExactly(CallerRoles.OPERATOR);
+    for (String release : List.of("releaseInbox", "releaseParked")) {
+      Method method =
+          Arrays.stream(OutboxOperations.class.getMethods())
+              .filter(m -> m.getName().equals(release))
+              .findFirst()
+              .orElseThrow();
+      assertThat(method.getAnnotation(RolesAllowed.class).value())
+          .as(release)
+          .containsExactly(CallerRoles.OPERATOR);
+    }
   }
 
   @Test
   void noChangeTakesTheActorFromItsCaller() {
-    for (Method method : MailboxOperations.class.getDeclaredMethods()) {
+    for (Method method :
+        java.util.stream.Stream.concat(
+                Arrays.stream(MailboxOperations.class.getDeclaredMethods()),
+                Arrays.stream(OutboxOperations.class.getDeclaredMethods()))
+            .toList()) {
       if (Modifier.isPublic(method.getModifiers())) {
         assertThat(Arrays.stream(method.getParameters()).map(Parameter::getName))
             .as(method.getName())
