@@ -19,6 +19,9 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class ConsoleAccessControl {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(ConsoleAccessControl.class.getName());
+
   private static final String SESSION_ATTRIBUTE = ConsoleAccessControl.class.getName() + ".user";
 
   /** Who is signed in to a session, and in which roles. */
@@ -31,6 +34,7 @@ public class ConsoleAccessControl {
 
   @Inject AuditLog auditLog;
   @Inject jakarta.security.enterprise.SecurityContext securityContext;
+  @Inject SignInThrottle throttle;
 
   /**
    * Signs the current session in through Jakarta Security ({@link MailboxAuthenticationMechanism}
@@ -55,10 +59,19 @@ public class ConsoleAccessControl {
                   .newAuthentication(true));
       accepted = status == jakarta.security.enterprise.AuthenticationStatus.SUCCESS;
     }
+    String address = request == null ? "?" : request.getRemoteAddr();
+    if (!accepted) {
+      LOG.warning(
+          "MBX-4001 sign-in refused: account '"
+              + SignInRefused.of(username, address, "").account()
+              + "' from "
+              + address
+              + " on the console page");
+    }
     auditLog.record(
-        actor,
+        SignInRefused.of(username, address, "").account(),
         "console.sign-in",
-        null,
+        accepted ? null : "from " + address,
         0,
         accepted ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.REFUSED);
     if (accepted) {
@@ -75,6 +88,18 @@ public class ConsoleAccessControl {
               new SignedIn(caller == null ? actor : caller.getName(), java.util.Set.copyOf(roles)));
     }
     return accepted;
+  }
+
+  /**
+   * How long sign-ins for this account from this client must wait (too many were refused), or empty
+   * when the next one is checked at once.
+   */
+  public Optional<java.time.Duration> signInWait(String username) {
+    VaadinRequest request = VaadinRequest.getCurrent();
+    return throttle.waitBefore(
+        username == null ? null : username.strip(),
+        request == null ? "?" : request.getRemoteAddr(),
+        java.time.Instant.now());
   }
 
   /**

@@ -58,7 +58,15 @@ public class LoginView extends VerticalLayout implements BeforeEnterObserver {
       getUI().ifPresent(ui -> ui.navigate(DashboardView.class));
     } else {
       password.clear();
-      error.setText("Wrong username or password.");
+      error.setText(
+          accessControl
+              .signInWait(username.getValue())
+              .map(
+                  wait ->
+                      "Too many refused sign-ins; try again in "
+                          + Math.max(1, wait.toSeconds() + 1)
+                          + " seconds.")
+              .orElse("Wrong username or password."));
       error.setVisible(true);
     }
   }

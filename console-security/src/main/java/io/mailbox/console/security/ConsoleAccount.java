@@ -28,10 +28,15 @@ public final class ConsoleAccount {
     this.generated = generated;
   }
 
+  /** The code of the refusal of a configured password that is too weak. */
+  public static final String WEAK_PASSWORD = "MBX-4010";
+
   /**
    * The account from configured values; a blank password means "generate one".
    *
    * @param onGenerated receives a generated password so it can be shown to the operator once
+   * @throws IllegalArgumentException ({@value #WEAK_PASSWORD}) when the configured password is
+   *     weaker than {@link PasswordPolicy} allows; the message never quotes it
    */
   public static ConsoleAccount configure(
       String configuredUsername,
@@ -42,6 +47,19 @@ public final class ConsoleAccount {
             ? DEFAULT_USERNAME
             : configuredUsername.strip();
     if (configuredPassword != null && !configuredPassword.isBlank()) {
+      PasswordPolicy.weakness(configuredPassword)
+          .ifPresent(
+              weakness -> {
+                throw new IllegalArgumentException(
+                    WEAK_PASSWORD
+                        + " The password configured for account '"
+                        + username
+                        + "' is too weak: "
+                        + weakness
+                        + ". Use "
+                        + PasswordPolicy.rule()
+                        + ".");
+              });
       return new ConsoleAccount(username, configuredPassword, false);
     }
     byte[] random = new byte[GENERATED_PASSWORD_BYTES];

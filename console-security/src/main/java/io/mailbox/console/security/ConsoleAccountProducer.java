@@ -53,6 +53,13 @@ public class ConsoleAccountProducer {
     return members;
   }
 
+  /** One throttle for the whole application: the console page and HTTP basic count together. */
+  @Produces
+  @Singleton
+  SignInThrottle signInThrottle() {
+    return new SignInThrottle();
+  }
+
   // @Singleton, not @ApplicationScoped: the account is an immutable final class and needs no proxy.
   @Produces
   @Singleton
@@ -60,6 +67,20 @@ public class ConsoleAccountProducer {
     Config config = ConfigProvider.getConfig();
     Optional<String> username = config.getOptionalValue(USERNAME_KEY, String.class);
     Optional<String> password = config.getOptionalValue(PASSWORD_KEY, String.class);
+    if (password.isPresent()
+        && !password.get().isBlank()
+        && PasswordPolicy.weakness(password.get()).isPresent()) {
+      // Refused at start, loudly: a console that accepts a guessable password is worse than none.
+      throw new IllegalStateException(
+          ConsoleAccount.WEAK_PASSWORD
+              + " The console password ("
+              + PASSWORD_KEY
+              + " or MAILBOX_CONSOLE_PASSWORD) is too weak: "
+              + PasswordPolicy.weakness(password.get()).get()
+              + ". Use "
+              + PasswordPolicy.rule()
+              + ", or leave it unset to have one generated.");
+    }
     return ConsoleAccount.configure(
         username.orElse(null),
         password.orElse(null),

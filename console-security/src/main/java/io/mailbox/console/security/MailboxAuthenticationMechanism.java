@@ -1,6 +1,7 @@
 package io.mailbox.console.security;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.security.auth.message.callback.CallerPrincipalCallback;
 import jakarta.security.enterprise.AuthenticationStatus;
@@ -13,7 +14,11 @@ import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.Optional;
+import java.util.logging.Logger;
 import javax.security.auth.callback.Callback;
 
 /**
@@ -32,12 +37,22 @@ import javax.security.auth.callback.Callback;
  * operator's browser call the admin API (cross-site request forgery). A request to it without basic
  * credentials gets 401 with a basic challenge; anywhere else a request without credentials passes
  * untouched (the console's own guard then sends an anonymous visitor to the sign-in page).
+ *
+ * <p>Every sign-in goes through {@link SignInThrottle} first: while an account or a client address
+ * must wait, its attempts are refused without checking the password (HTTP basic: 429 with {@code
+ * Retry-After}). A refused HTTP basic sign-in is logged as one line and fired as {@link
+ * SignInRefused} for the audit; the console's sign-in page audits its own refusals.
  */
 @ApplicationScoped
 public class MailboxAuthenticationMechanism implements HttpAuthenticationMechanism {
   static final String REALM = "mailbox";
 
+  private static final Logger LOG =
+      Logger.getLogger(MailboxAuthenticationMechanism.class.getName());
+
   @Inject IdentityStoreHandler identityStores;
+  @Inject SignInThrottle throttle;
+  @Inject Event<SignInRefused> refusals;
 
   @Override
   public AuthenticationStatus validateRequest(
@@ -55,17 +70,55 @@ public class MailboxAuthenticationMechanism implements HttpAuthenticationMechani
       credential = basic(request);
     }
     if (credential != null) {
+      String account =
+          credential instanceof UsernamePasswordCredential login ? login.getCaller() : null;
+      String address = request.getRemoteAddr();
+      Instant now = Instant.now();
+      Optional<Duration> wait = throttle.waitBefore(account, address, now);
+      if (wait.isPresent()) {
+        if (programmatic) {
+          return AuthenticationStatus.SEND_FAILURE;
+        }
+        refused(SignInRefused.of(account, address, "throttled"));
+        return tooMany(response, wait.get());
+      }
       CredentialValidationResult result = identityStores.validate(credential);
       if (result.getStatus() == CredentialValidationResult.Status.VALID) {
+        throttle.succeeded(account, address);
         if (programmatic) {
           context.setRegisterSession(
               result.getCallerPrincipal().getName(), result.getCallerGroups());
         }
         return context.notifyContainerAboutLogin(result);
       }
-      return programmatic ? AuthenticationStatus.SEND_FAILURE : challenge(response, context);
+      throttle.refused(account, address, now);
+      if (programmatic) {
+        return AuthenticationStatus.SEND_FAILURE;
+      }
+      refused(SignInRefused.of(account, address, "wrong credentials"));
+      return challenge(response, context);
     }
     return context.isProtected() ? challenge(response, context) : context.doNothing();
+  }
+
+  private void refused(SignInRefused refusal) {
+    LOG.warning(refusal.logLine());
+    try {
+      refusals.fire(refusal);
+    } catch (RuntimeException e) {
+      // The refusal stands whether or not the audit could record it; the log line above has it.
+      LOG.warning("MBX-4001 the refused sign-in could not be audited: " + e.getClass().getName());
+    }
+  }
+
+  private static AuthenticationStatus tooMany(HttpServletResponse response, Duration wait) {
+    response.setHeader("Retry-After", Long.toString(Math.max(1, wait.toSeconds() + 1)));
+    try {
+      response.sendError(429);
+    } catch (java.io.IOException e) {
+      response.setStatus(429);
+    }
+    return AuthenticationStatus.SEND_FAILURE;
   }
 
   private static AuthenticationStatus continueSession(

@@ -16,8 +16,10 @@ import java.util.function.Function;
  * mailbox.user.ops.password=...                         (env MAILBOX_USER_OPS_PASSWORD)
  * </pre>
  *
- * An account without a password, with an unknown role or a malformed name is left out (and the
- * reason logged by the caller, without any password).
+ * An account without a password, with a password weaker than {@link PasswordPolicy}, with an
+ * unknown role or a malformed name is left out (and the reason logged by the caller, without any
+ * password). The console account's password must pass the policy too, or the application does not
+ * start ({@link ConsoleAccount#configure}).
  */
 public final class Members {
   /** One account and its roles. */
@@ -64,6 +66,16 @@ public final class Members {
           refused.add("user '" + name + "' has no role viewer or operator");
         } else if (password.isEmpty()) {
           refused.add("user '" + name + "' has no password (mailbox.user." + name + ".password)");
+        } else if (PasswordPolicy.weakness(password.get()).isPresent()) {
+          refused.add(
+              ConsoleAccount.WEAK_PASSWORD
+                  + " user '"
+                  + name
+                  + "' has a password that is too weak: "
+                  + PasswordPolicy.weakness(password.get()).get()
+                  + " (use "
+                  + PasswordPolicy.rule()
+                  + ")");
         } else if (members.stream().anyMatch(m -> m.account().username().equals(name))) {
           refused.add("user '" + name + "' is defined twice");
         } else {

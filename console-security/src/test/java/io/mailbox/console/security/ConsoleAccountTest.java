@@ -10,12 +10,12 @@ class ConsoleAccountTest {
 
   @Test
   void configuredCredentialsAreAcceptedAndNothingElse() {
-    ConsoleAccount account = ConsoleAccount.configure("ops", "s3cret-Pass", generated -> {});
+    ConsoleAccount account = ConsoleAccount.configure("ops", "s3cret-Pass-2026", generated -> {});
 
-    assertThat(account.matches("ops", "s3cret-Pass")).isTrue();
-    assertThat(account.matches("ops", "s3cret-pass")).isFalse();
-    assertThat(account.matches("other", "s3cret-Pass")).isFalse();
-    assertThat(account.matches(null, "s3cret-Pass")).isFalse();
+    assertThat(account.matches("ops", "s3cret-Pass-2026")).isTrue();
+    assertThat(account.matches("ops", "s3cret-pass-2026")).isFalse();
+    assertThat(account.matches("other", "s3cret-Pass-2026")).isFalse();
+    assertThat(account.matches(null, "s3cret-Pass-2026")).isFalse();
     assertThat(account.matches("ops", null)).isFalse();
     assertThat(account.isGenerated()).isFalse();
   }
@@ -45,7 +45,27 @@ class ConsoleAccountTest {
 
   @Test
   void toStringNeverShowsThePassword() {
-    assertThat(ConsoleAccount.configure("ops", "s3cret-Pass", g -> {}).toString())
+    assertThat(ConsoleAccount.configure("ops", "s3cret-Pass-2026", g -> {}).toString())
         .doesNotContain("s3cret");
+  }
+
+  @Test
+  void aWeakConfiguredPasswordIsRefusedWithoutQuotingIt() {
+    for (String weak : new String[] {"op-pass", "aaaaaaaaaaaaaaaa", "abcabcabcabc"}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> ConsoleAccount.configure("ops", weak, generated -> {}))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("MBX-4010")
+          .hasMessageNotContaining(weak);
+    }
+  }
+
+  @Test
+  void aGeneratedPasswordAlwaysPassesThePolicy() {
+    for (int i = 0; i < 2000; i++) {
+      List<String> shown = new ArrayList<>();
+      ConsoleAccount.configure(null, null, shown::add);
+      assertThat(PasswordPolicy.weakness(shown.get(0))).isEmpty();
+    }
   }
 }

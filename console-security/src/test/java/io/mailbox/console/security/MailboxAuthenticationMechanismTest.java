@@ -42,6 +42,84 @@ class MailboxAuthenticationMechanismTest {
     assertThat(calls).containsExactly("handle");
   }
 
+  private final List<SignInRefused> refusals = new CopyOnWriteArrayList<>();
+  private int status;
+
+  @SuppressWarnings("unchecked")
+  private MailboxAuthenticationMechanism mechanism(SignInThrottle throttle) {
+    MailboxAuthenticationMechanism mechanism = new MailboxAuthenticationMechanism();
+    mechanism.throttle = throttle;
+    mechanism.identityStores =
+        fake(
+            jakarta.security.enterprise.identitystore.IdentityStoreHandler.class,
+            (method, args) -> {
+              calls.add("validate");
+              return jakarta.security.enterprise.identitystore.CredentialValidationResult
+                  .INVALID_RESULT;
+            });
+    mechanism.refusals =
+        fake(
+            jakarta.enterprise.event.Event.class,
+            (method, args) -> {
+              refusals.add((SignInRefused) args[0]);
+              return null;
+            });
+    return mechanism;
+  }
+
+  private static HttpServletRequest basicRequest(String user, String password) {
+    String header =
+        "Basic "
+            + java.util.Base64.getEncoder()
+                .encodeToString(
+                    (user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return fake(
+        HttpServletRequest.class,
+        (method, args) ->
+            switch (method) {
+              case "getHeader" -> "Authorization".equals(args[0]) ? header : null;
+              case "getRemoteAddr" -> "203.0.113.7";
+              default -> null;
+            });
+  }
+
+  @Test
+  void aWrongBasicPasswordIsChallengedLoggedAndReportedForTheAuditWithoutThePassword() {
+    AuthenticationStatus answer =
+        mechanism(new SignInThrottle())
+            .validateRequest(basicRequest("ops\r\nforged", "guess-1"), response(), context(true));
+
+    assertThat(answer).isEqualTo(AuthenticationStatus.SEND_FAILURE);
+    assertThat(calls).containsExactly("validate", "responseUnauthorized");
+    assertThat(refusals)
+        .singleElement()
+        .satisfies(
+            refused -> {
+              assertThat(refused.account()).isEqualTo("ops\\u000d\\u000aforged");
+              assertThat(refused.clientAddress()).isEqualTo("203.0.113.7");
+              assertThat(refused.reason()).isEqualTo("wrong credentials");
+              assertThat(refused.logLine()).doesNotContain("guess-1").doesNotContain("\n");
+            });
+  }
+
+  @Test
+  void aThrottledBasicSignInIsRefusedWith429BeforeItsPasswordIsChecked() {
+    SignInThrottle throttle = new SignInThrottle();
+    for (int i = 0; i < SignInThrottle.FREE_FAILURES + 1; i++) {
+      throttle.refused("ops", "203.0.113.7", java.time.Instant.now());
+    }
+
+    AuthenticationStatus answer =
+        mechanism(throttle)
+            .validateRequest(basicRequest("ops", "the-right-one"), response(), context(true));
+
+    assertThat(answer).isEqualTo(AuthenticationStatus.SEND_FAILURE);
+    assertThat(status).isEqualTo(429);
+    assertThat(responseHeaders).containsKey("Retry-After");
+    assertThat(calls).doesNotContain("validate");
+    assertThat(refusals).singleElement().extracting(SignInRefused::reason).isEqualTo("throttled");
+  }
+
   private static HttpServletRequest signedInSessionRequest() {
     Principal operator = () -> "operator";
     return fake(
@@ -60,6 +138,9 @@ class MailboxAuthenticationMechanismTest {
         (method, args) -> {
           if (method.equals("setHeader")) {
             responseHeaders.put((String) args[0], (String) args[1]);
+          }
+          if (method.equals("sendError")) {
+            status = (Integer) args[0];
           }
           return null;
         });
