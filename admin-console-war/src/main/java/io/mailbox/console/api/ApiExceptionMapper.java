@@ -166,19 +166,6 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
    * written as {@code \\uXXXX}, so one refusal is always one log line.
    */
   static String printable(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isISOControl(c)
-          || c == '\u2028'
-          || c == '\u2029'
-          || c == '\u0085'
-          || Character.getType(c) == Character.FORMAT) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
+    return io.mailbox.console.security.ControlCharacters.escape(text);
   }
 }

@@ -58,6 +58,9 @@ public class ConsoleAccessControl {
                           username.strip(), password))
                   .newAuthentication(true));
       accepted = status == jakarta.security.enterprise.AuthenticationStatus.SUCCESS;
+      if (accepted) {
+        SessionTimeouts.signedIn(servlet.getHttpServletRequest().getSession());
+      }
     }
     String address = request == null ? "?" : request.getRemoteAddr();
     if (!accepted) {
