@@ -46,6 +46,17 @@ mailbox_console_account() {
   export MAILBOX_CONSOLE_PASSWORD
 }
 
+# Prints the JDBC URL of the embedded database in data folder $1, the one place it is written:
+#  - WRITE_DELAY=0: H2 writes each commit before acknowledging it, so what was acknowledged survives
+#    a kill -9 of the server (measured: docs/reliability.md; H2's default of 500 ms lost up to the
+#    last half second of commits). H2 does not fsync each commit: a power loss is not covered.
+#  - no AUTO_SERVER: nothing but the server opens the files, so no TCP listener exists (AUTO_SERVER
+#    listened on every interface, with an empty password).
+#  - MODE=LEGACY: EclipseLink's IDENTITY DDL fails on H2 2.2 otherwise (PLATFORM.md).
+mailbox_h2_url() {
+  printf 'jdbc:h2:%s/h2/mailbox;WRITE_DELAY=0;MODE=LEGACY' "$1"
+}
+
 # Prints the adapter's properties for asadmin (name=value pairs separated by ':', a ':' inside a
 # value escaped as '\:'): the providers to start (MAILBOX_PROVIDERS, default mem,jdbc) and the
 # RabbitMQ broker (MAILBOX_AMQP_URI) when given.

@@ -43,8 +43,12 @@ for file in "$rar" "$console_war" "$orders_war" "$micro_jar"; do
   fi
 done
 
+# The data folder holds the database, the log and the generated password: this user's only
+# (files the server creates inherit the umask; files of an older data folder are tightened too).
+umask 077
 mkdir -p "$data/h2"
 data="$(cd "$data" && pwd)"
+chmod -R go-rwx "$data"
 pid_file="$data/payara-micro.pid"
 log_file="$data/payara-micro.log"
 
@@ -52,6 +56,16 @@ if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
   echo "Mailbox is already running (pid $(cat "$pid_file")); stop it with: kill $(cat "$pid_file")" >&2
   exit 1
 fi
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  echo "Port $port is already taken by another process: set MAILBOX_HTTP_PORT to a free port." >&2
+  exit 1
+fi
+# The previous run's log is evidence (of a crash, say): kept as payara-micro.log.1 .. .5, never
+# truncated.
+for n in 4 3 2 1; do
+  if [ -f "$log_file.$n" ]; then mv -f "$log_file.$n" "$log_file.$((n + 1))"; fi
+done
+if [ -f "$log_file" ]; then mv -f "$log_file" "$log_file.1"; fi
 
 mailbox_console_account "$data"
 
@@ -59,14 +73,14 @@ adapter_properties="$(mailbox_adapter_properties)"
 # '#', '&' and '\' mean something to sed in the replacement: escaped.
 adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/g')"
 # The filled-in file may hold the broker password: readable by this user only.
-(umask 077 && sed -e "s#@H2_URL@#jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY#" \
+(umask 077 && sed -e "s#@H2_URL@#$(mailbox_h2_url "$data")#" \
     -e "s#@RAR@#$rar#" \
     -e "s#@ADAPTER_PROPERTIES@#$adapter_replacement#" \
     "$here/post-boot-commands.asadmin" > "$data/post-boot-commands.asadmin")
 
 # shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
 java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
-  --nocluster --port "$port" \
+  --nocluster --nohazelcast --interfaces 127.0.0.1 --port "$port" \
   --systemProperties "$here/micro-system.properties" \
   --postbootcommandfile "$data/post-boot-commands.asadmin" \
   --deploy "$console_war" --deploy "$orders_war" \

@@ -72,7 +72,7 @@ case "${MAILBOX_DATASOURCE:-h2}" in
   h2)
     # The default datasource as an H2 file in the data folder. MODE=LEGACY: EclipseLink's IDENTITY
     # DDL fails on H2 2.2 otherwise (PLATFORM.md).
-    asadmin set "resources.jdbc-connection-pool.H2Pool.property.URL=jdbc:h2:$data/h2/mailbox;AUTO_SERVER=TRUE;MODE=LEGACY" >/dev/null ;;
+    asadmin set "resources.jdbc-connection-pool.H2Pool.property.URL=$(mailbox_h2_url "$data")" >/dev/null ;;
   postgresql)
     : "${MAILBOX_PG_URL:?set MAILBOX_PG_URL=jdbc:postgresql://host:port/database}"
     # The JDBC driver (Maven Central, cached in ~/.m2) goes into the domain's lib once.

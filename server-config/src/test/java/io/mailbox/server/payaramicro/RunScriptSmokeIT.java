@@ -54,6 +54,11 @@ class RunScriptSmokeIT {
   static void startTheProductWithTheRunScript() throws Exception {
     deleteRecursively(DATA);
     port = freePort();
+    startServer();
+  }
+
+  /** Starts the server with the start script on {@link #DATA} and {@link #port}. */
+  private static void startServer() throws Exception {
     Path output = Files.createTempFile("start-micro", ".out");
     ProcessBuilder start =
         new ProcessBuilder(
@@ -79,11 +84,8 @@ class RunScriptSmokeIT {
     assertThat(script.exitValue()).as("start script exit code:\n" + scriptOutput).isZero();
   }
 
-  @AfterAll
-  static void stopTheServerByItsPid() throws Exception {
-    if (pid == 0) {
-      return;
-    }
+  /** Stops the server gracefully (SIGTERM), forcibly after a minute. */
+  private static void stopServer() throws Exception {
     var server = ProcessHandle.of(pid);
     if (server.isPresent()) {
       server.get().destroy();
@@ -93,6 +95,14 @@ class RunScriptSmokeIT {
         server.get().destroyForcibly();
       }
     }
+  }
+
+  @AfterAll
+  static void stopTheServerByItsPid() throws Exception {
+    if (pid == 0) {
+      return;
+    }
+    stopServer();
     assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
         .as("server stopped")
         .isNotEqualTo(java.util.Optional.of(true));
@@ -303,17 +313,19 @@ class RunScriptSmokeIT {
   }
 
   /**
-   * The state an outage leaves behind, written straight into the running server's database (H2
-   * serves other processes through AUTO_SERVER): an outbox row the relay gave up on and a record
-   * parked at the end of a dead-letter chain. Then an operator fixes both from the console.
+   * The state an outage leaves behind, written straight into the server's database while it is
+   * stopped (nothing but the server may open it while it runs: no TCP listener): an outbox row the
+   * relay gave up on and a record parked at the end of a dead-letter chain. Then, after a restart,
+   * an operator fixes both from the console.
    */
   @Test
   void anOperatorReleasesAFailedOutboxRowAndPurgesAParkedRecordFromTheConsole() throws Exception {
     String rowId = "ship-released-" + UUID.randomUUID();
     String parkedKey = "parked-" + UUID.randomUUID();
     String parkedAt = "jdbc://shipping@shop/orders_dlq";
-    String url = "jdbc:h2:" + DATA.resolve("h2/mailbox") + ";MODE=LEGACY;AUTO_SERVER=TRUE";
+    String url = "jdbc:h2:" + DATA.resolve("h2/mailbox") + ";MODE=LEGACY;IFEXISTS=TRUE";
     long now = System.currentTimeMillis();
+    stopServer();
     try (Connection db = DriverManager.getConnection(url, "", "")) {
       String envelope =
           "{\"id\":\""
@@ -362,6 +374,8 @@ class RunScriptSmokeIT {
         parked.executeUpdate();
       }
     }
+
+    startServer();
 
     try (ConsoleBrowser browser = new ConsoleBrowser()) {
       browser.open(url("/console/"));
@@ -676,6 +690,290 @@ class RunScriptSmokeIT {
     Matcher matcher = Pattern.compile("\"" + field + "\"\\s*:\\s*\"([^\"]+)\"").matcher(json);
     assertThat(matcher.find()).as(field + " in " + json).isTrue();
     return matcher.group(1);
+  }
+
+  // ---- issue 20: refusals, cross-site requests, browser headers ------------------------------
+
+  /** An admin API call with explicit headers (name, value, ...) and a body of its own type. */
+  private static HttpResponse<String> call(
+      String method, String path, String contentType, String body, String... headers)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(20));
+    for (int i = 0; i < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic "
+        + java.util.Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void assertJsonRefusal(
+      HttpResponse<String> response, int status, String code, String notEchoed) {
+    String what = response.request().method() + " " + response.uri() + ": " + response.body();
+    assertThat(response.statusCode()).as(what).isEqualTo(status);
+    assertThat(response.headers().firstValue("Content-Type").orElse(""))
+        .as(what)
+        .startsWith("application/json");
+    assertThat(response.body()).as(what).contains("\"code\":\"" + code + "\"");
+    if (notEchoed != null) {
+      assertThat(response.body()).as(what).doesNotContain(notEchoed);
+    }
+  }
+
+  @Test
+  void everyRefusalOfTheAdminApiIsJsonWithAStableCodeAndNoEchoOfTheRefusedValue() throws Exception {
+    String operator = basic(USERNAME, PASSWORD);
+    String viewer = basic(VIEWER, VIEWER_PASSWORD);
+    String json = "application/json";
+    String release = "/console/api/outbox/release";
+    String replay = "/console/api/deadletters/replay";
+    String dlq = INBOX + "_dlq";
+
+    assertJsonRefusal(
+        call("POST", release, json, "{\"ids\": [\"x\"", "Authorization", operator),
+        400,
+        "MBX-4000",
+        null);
+    assertJsonRefusal(
+        call("POST", release, json, "[\"x\"]", "Authorization", operator), 400, "MBX-4000", null);
+    assertJsonRefusal(
+        call(
+            "POST",
+            release,
+            json,
+            "{\"ids\":[\"x\"],\"retry\":\"sure\"}",
+            "Authorization",
+            operator),
+        400,
+        "MBX-1008",
+        "sure");
+    assertJsonRefusal(
+        call("GET", "/console/api/audit?limit=lots", null, null, "Authorization", viewer),
+        400,
+        "MBX-1008",
+        "lots");
+    assertJsonRefusal(
+        call("GET", "/console/api/audit?limit=99999999999", null, null, "Authorization", viewer),
+        400,
+        "MBX-1008",
+        "99999999999");
+    for (String perSecond : new String[] {"\"fast\"", "4294967346", "0"}) {
+      assertJsonRefusal(
+          call(
+              "POST",
+              replay,
+              json,
+              "{\"address\":\"" + dlq + "\",\"keys\":[\"none\"],\"perSecond\":" + perSecond + "}",
+              "Authorization",
+              operator),
+          400,
+          "MBX-1008",
+          perSecond.equals("0") ? null : perSecond.replace("\"", ""));
+    }
+    HttpResponse<String> anonymous = call("GET", "/console/api/snapshot", null, null);
+    assertJsonRefusal(anonymous, 401, "MBX-4001", null);
+    assertThat(anonymous.headers().firstValue("WWW-Authenticate").orElse("")).startsWith("Basic");
+    assertJsonRefusal(
+        call(
+            "POST",
+            "/console/api/addresses/recover?address=" + INBOX,
+            null,
+            "",
+            "Authorization",
+            viewer),
+        403,
+        "MBX-4003",
+        null);
+    assertJsonRefusal(
+        call("PUT", "/console/api/snapshot", json, "{}", "Authorization", operator),
+        405,
+        "MBX-4005",
+        null);
+    assertJsonRefusal(
+        call("POST", release, "text/plain", "ids=x", "Authorization", operator),
+        415,
+        "MBX-4015",
+        null);
+    assertJsonRefusal(
+        call("GET", "/console/api/no-such-thing", null, null, "Authorization", viewer),
+        404,
+        "MBX-4004",
+        null);
+  }
+
+  @Test
+  void aSignedInConsoleSessionCookieAloneCannotChangeAnythingThroughTheAdminApi() throws Exception {
+    org.openqa.selenium.Cookie session;
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      signInAsOperator(browser);
+      browser.waitFor("navigation");
+      session = browser.driver().manage().getCookieNamed("JSESSIONID");
+    }
+    assertThat(session).as("the console's session cookie").isNotNull();
+    assertThat(session.isHttpOnly()).isTrue();
+    assertThat(session.getSameSite()).isEqualTo("Strict");
+
+    String purge = "/console/api/addresses/purge?address=" + SCRATCH + "&confirm=" + SCRATCH;
+    HttpResponse<String> forged =
+        call(
+            "POST",
+            purge,
+            null,
+            "",
+            "Cookie",
+            "JSESSIONID=" + session.getValue(),
+            "Origin",
+            "http://evil.example");
+    assertJsonRefusal(forged, 401, "MBX-4001", null);
+    HttpResponse<String> read =
+        call(
+            "GET",
+            "/console/api/snapshot",
+            null,
+            null,
+            "Cookie",
+            "JSESSIONID=" + session.getValue());
+    assertJsonRefusal(read, 401, "MBX-4001", null);
+  }
+
+  @Test
+  void everyResponseCarriesTheBrowserSecurityHeaders() throws Exception {
+    for (HttpResponse<String> response :
+        java.util.List.of(
+            get("/console/"),
+            call("GET", "/console/api/snapshot", null, null),
+            call(
+                "GET",
+                "/console/api/snapshot",
+                null,
+                null,
+                "Authorization",
+                basic(VIEWER, VIEWER_PASSWORD)))) {
+      String what = response.uri() + " " + response.statusCode();
+      assertThat(response.headers().firstValue("X-Content-Type-Options"))
+          .as(what)
+          .contains("nosniff");
+      assertThat(response.headers().firstValue("Referrer-Policy")).as(what).contains("no-referrer");
+      assertThat(response.headers().firstValue("X-Frame-Options")).as(what).contains("DENY");
+      assertThat(response.headers().firstValue("Content-Security-Policy").orElse(""))
+          .as(what)
+          .contains("frame-ancestors 'none'");
+    }
+  }
+
+  @Test
+  void purgingEveryParkedRecordOfAnAddressNeedsTheAddressRepeated() throws Exception {
+    String operator = basic(USERNAME, PASSWORD);
+    String all = "/console/api/parked?address=" + SCRATCH;
+
+    assertJsonRefusal(
+        call("DELETE", all, null, null, "Authorization", operator), 400, "MBX-1008", null);
+    HttpResponse<String> confirmed =
+        call("DELETE", all + "&confirm=" + SCRATCH, null, null, "Authorization", operator);
+    assertThat(confirmed.statusCode()).as(confirmed.body()).isEqualTo(200);
+  }
+
+  @Test
+  void releasingTwentyOutboxRowsAnswersAndIsAuditedHoweverLongItsTarget() throws Exception {
+    String ids =
+        String.join(
+            ",",
+            java.util.stream.Stream.generate(() -> "\"" + UUID.randomUUID() + "\"")
+                .limit(20)
+                .toList());
+    HttpResponse<String> released =
+        call(
+            "POST",
+            "/console/api/outbox/release",
+            "application/json",
+            "{\"ids\":[" + ids + "],\"retry\":false}",
+            "Authorization",
+            basic(USERNAME, PASSWORD));
+
+    assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
+    assertThat(released.body()).contains("\"requested\":20");
+    assertThat(
+            call(
+                    "GET",
+                    "/console/api/audit?limit=20",
+                    null,
+                    null,
+                    "Authorization",
+                    basic(VIEWER, VIEWER_PASSWORD))
+                .body())
+        .contains("\"action\":\"outbox.release-discard\"")
+        .contains(" chars]");
+  }
+
+  @Test
+  void aBodyOverTheLimitIsRefusedWith413() throws Exception {
+    String huge = "{\"ids\":[\"" + "x".repeat(1_100_000) + "\"],\"retry\":true}";
+    assertJsonRefusal(
+        call(
+            "POST",
+            "/console/api/outbox/release",
+            "application/json",
+            huge,
+            "Authorization",
+            basic(USERNAME, PASSWORD)),
+        413,
+        "MBX-4013",
+        "xxxx");
+  }
+
+  @Test
+  void repeatedWrongPasswordsAreThrottledAndEveryRefusalIsAudited() throws Exception {
+    String guesser = "guesser-" + UUID.randomUUID().toString().substring(0, 8);
+    HttpResponse<String> answer = null;
+    int attempts = 0;
+    // Stops at the first 429, long before the lockout (10), which would shut out 127.0.0.1.
+    while (attempts < 8) {
+      attempts++;
+      answer =
+          call(
+              "GET",
+              "/console/api/snapshot",
+              null,
+              null,
+              "Authorization",
+              basic(guesser, "guess-" + attempts));
+      if (answer.statusCode() == 429) {
+        break;
+      }
+      assertJsonRefusal(answer, 401, "MBX-4001", "guess-");
+    }
+    assertJsonRefusal(answer, 429, "MBX-4029", "guess-");
+    long retryAfter = Long.parseLong(answer.headers().firstValue("Retry-After").orElseThrow());
+    assertThat(retryAfter).isBetween(1L, 30L);
+    Thread.sleep(retryAfter * 1000 + 500);
+
+    // A successful sign-in from the address forgets its refusals.
+    String audit =
+        call(
+                "GET",
+                "/console/api/audit?limit=100",
+                null,
+                null,
+                "Authorization",
+                basic(VIEWER, VIEWER_PASSWORD))
+            .body();
+    assertThat(audit)
+        .contains("\"actor\":\"" + guesser + "\",\"action\":\"api.sign-in\"")
+        .doesNotContain("guess-1");
   }
 
   private static int freePort() throws IOException {
