@@ -22,6 +22,14 @@ public final class Events {
       IntegrationEventDefinition.define(
           "billing.invoice-requested", 1, "billing.invoice-requested.v1", Events::order);
 
+  /**
+   * Shipping should ship an order: {orderId, item, quantity}. Written by the "shipping-requests"
+   * outbox channel; the envelope id is {@code ship-<orderId>}.
+   */
+  public static final IntegrationEventDefinition<JsonObject> SHIPPING_REQUESTED =
+      IntegrationEventDefinition.define(
+          "shipping.requested", 1, "shipping.requested.v1", Events::order);
+
   private static JsonObject order(JsonValue data) {
     JsonObject order = data.asJsonObject();
     if (order.getString("orderId", "").isBlank() || order.getInt("quantity", 0) < 1) {

@@ -3,19 +3,13 @@ package io.mailbox.examples.orders.shipping;
 import jakarta.ejb.Lock;
 import jakarta.ejb.LockType;
 import jakarta.ejb.Singleton;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 
-/** What shipping received, newest first (in memory: this part of the example keeps no table). */
+/** The (pretend) courier service's state: a demonstration switch, in memory. */
 @Singleton
-public class ShippedOrders {
-  private static final int KEEP = 100;
-
-  private final Deque<String> shipped = new ArrayDeque<>();
+public class Courier {
   private volatile boolean courierDown;
 
-  /** The courier service is down: shipping requests fail until it is back (a demo switch). */
+  /** The courier service is down: shipping requests fail until it is back. */
   @Lock(LockType.WRITE)
   public void setCourierDown(boolean down) {
     courierDown = down;
@@ -24,18 +18,5 @@ public class ShippedOrders {
   @Lock(LockType.READ)
   public boolean courierDown() {
     return courierDown;
-  }
-
-  @Lock(LockType.WRITE)
-  public void add(String orderId) {
-    shipped.addFirst(orderId);
-    while (shipped.size() > KEEP) {
-      shipped.removeLast();
-    }
-  }
-
-  @Lock(LockType.READ)
-  public List<String> recent() {
-    return List.copyOf(shipped);
   }
 }

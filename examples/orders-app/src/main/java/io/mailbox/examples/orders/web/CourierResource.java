@@ -1,6 +1,6 @@
 package io.mailbox.examples.orders.web;
 
-import io.mailbox.examples.orders.shipping.ShippedOrders;
+import io.mailbox.examples.orders.shipping.Courier;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
@@ -20,11 +20,11 @@ import jakarta.ws.rs.core.MediaType;
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class CourierResource {
-  @EJB private ShippedOrders shipped;
+  @EJB private Courier courier;
 
   @POST
   public JsonObject set(@QueryParam("down") boolean down) {
-    shipped.setCourierDown(down);
+    courier.setCourierDown(down);
     return Json.createObjectBuilder().add("courierDown", down).build();
   }
 }

@@ -2,7 +2,7 @@ package io.mailbox.examples.orders.web;
 
 import io.mailbox.examples.orders.OrderDesk;
 import io.mailbox.examples.orders.billing.InvoiceWriter;
-import io.mailbox.examples.orders.shipping.ShippedOrders;
+import io.mailbox.examples.orders.shipping.Shipments;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
@@ -29,7 +29,7 @@ public class OrderResource {
 
   @EJB private OrderDesk desk;
   @EJB private InvoiceWriter invoices;
-  @EJB private ShippedOrders shipped;
+  @EJB private Shipments shipments;
 
   @POST
   public Response place(
@@ -58,7 +58,7 @@ public class OrderResource {
     var invoiced = Json.createArrayBuilder();
     invoices.invoicedOrders(100).forEach(invoiced::add);
     var shipped = Json.createArrayBuilder();
-    this.shipped.recent().forEach(shipped::add);
+    shipments.shippedOrders(100).forEach(shipped::add);
     return Json.createObjectBuilder().add("invoiced", invoiced).add("shipped", shipped).build();
   }
 }
