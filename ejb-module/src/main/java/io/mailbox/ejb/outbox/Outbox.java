@@ -62,6 +62,11 @@ public class Outbox {
             Clock.systemUTC(), config::addressFor, config.relaySettings().maxEnvelopeBytes());
     OutboxRecord record = rows.create(definition, data, options, address);
     em.persist(record);
+    // Written now, not at commit: a connection first taken while the transaction completes is not
+    // enlisted in it on Payara (measured: the order, its outbox rows and an inbox marker then each
+    // auto-committed on their own, so a kill -9 mid-commit kept some and lost others). Taken here,
+    // the connection is enlisted, and the caller's own writes share it at commit.
+    em.flush();
     requestSweepAfterCommit();
     return record.id();
   }
