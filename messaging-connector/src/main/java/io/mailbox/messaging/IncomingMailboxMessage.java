@@ -25,6 +25,7 @@ public final class IncomingMailboxMessage implements Message<String> {
   private final ChannelSettings settings;
   private final NackScheduler nackScheduler;
   private final Runnable onSettled;
+  private final NotNow notNow;
   private final AtomicBoolean settled = new AtomicBoolean();
 
   /** Runs a delayed "give it back" without holding a thread. */
@@ -32,15 +33,22 @@ public final class IncomingMailboxMessage implements Message<String> {
     void later(java.time.Duration delay, Runnable task);
   }
 
+  /** Takes back a delivery whose handler was not there yet, to hand it out again later. */
+  interface NotNow {
+    void handOutAgain(Delivery delivery);
+  }
+
   IncomingMailboxMessage(
       Delivery delivery,
       ChannelSettings settings,
       NackScheduler nackScheduler,
-      Runnable onSettled) {
+      Runnable onSettled,
+      NotNow notNow) {
     this.delivery = delivery;
     this.settings = settings;
     this.nackScheduler = nackScheduler;
     this.onSettled = onSettled;
+    this.notNow = notNow;
   }
 
   /** The mailbox details of a message from a {@code mailbox} channel, if it is one. */
@@ -101,6 +109,12 @@ public final class IncomingMailboxMessage implements Message<String> {
   @Override
   public Function<Throwable, CompletionStage<Void>> getNack() {
     return reason -> {
+      if (HandlerNotReady.is(reason) && settled.compareAndSet(false, true)) {
+        // The handler is not there yet (a server still starting): keep the lease, count nothing,
+        // and hand the same delivery out again once the channel's pause is over.
+        notNow.handOutAgain(delivery);
+        return CompletableFuture.completedFuture(null);
+      }
       boolean retry =
           Disposition.isRetriable(reason)
               && (settings.maxAttempts() == 0 || round() < settings.maxAttempts());

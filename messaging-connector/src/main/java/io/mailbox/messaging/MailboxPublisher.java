@@ -27,6 +27,9 @@ import org.reactivestreams.Subscription;
 final class MailboxPublisher implements Publisher<Message<?>> {
   private static final Logger LOG = Logger.getLogger(MailboxPublisher.class.getName());
 
+  /** How long a channel waits after meeting a handler that is not ready yet. */
+  static final Duration NOT_READY_PAUSE = Duration.ofSeconds(1);
+
   private final ChannelSettings settings;
   private final Supplier<MailboxConnectionFactory> connections;
   private final ScheduledExecutorService executor;
@@ -52,6 +55,10 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private final AtomicLong demand = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
+    // Deliveries whose handler was not there yet, handed out again before anything new is fetched.
+    private final java.util.Queue<Delivery> notYetHandled =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private volatile long pausedUntilMillis;
     private volatile boolean cancelled;
 
     ChannelSubscription(Subscriber<? super Message<?>> subscriber) {
@@ -94,7 +101,15 @@ final class MailboxPublisher implements Publisher<Message<?>> {
           if (wanted <= 0) {
             return; // more demand or a settled message wakes the loop
           }
-          List<Delivery> taken = fetch((int) Math.min(wanted, 100));
+          long pause = pausedUntilMillis - System.currentTimeMillis();
+          if (pause > 0) {
+            drainSoon(Duration.ofMillis(pause));
+            return;
+          }
+          List<Delivery> taken = takeBack((int) Math.min(wanted, 100));
+          if (taken.isEmpty()) {
+            taken = fetch((int) Math.min(wanted, 100));
+          }
           if (taken.isEmpty()) {
             idle = true;
             return;
@@ -103,7 +118,8 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             inFlight.incrementAndGet();
             demand.decrementAndGet();
             subscriber.onNext(
-                new IncomingMailboxMessage(delivery, settings, this::later, this::settled));
+                new IncomingMailboxMessage(
+                    delivery, settings, this::later, this::settled, this::handOutAgain));
           }
         }
       } catch (RuntimeException e) {
@@ -125,6 +141,34 @@ final class MailboxPublisher implements Publisher<Message<?>> {
         return connection.fetch(
             settings.address().toString(), new FetchOptions(limit, true, settings.lease(), false));
       }
+    }
+
+    private List<Delivery> takeBack(int limit) {
+      List<Delivery> again = new java.util.ArrayList<>();
+      Delivery delivery;
+      while (again.size() < limit && (delivery = notYetHandled.poll()) != null) {
+        again.add(delivery);
+      }
+      return again;
+    }
+
+    /**
+     * A handler was not there yet: the whole channel pauses (the next message would meet the same
+     * closed door), then hands this delivery out again under its lease, counting no attempt.
+     */
+    private void handOutAgain(Delivery delivery) {
+      long now = System.currentTimeMillis();
+      boolean newPause = pausedUntilMillis < now;
+      pausedUntilMillis = now + NOT_READY_PAUSE.toMillis();
+      if (newPause) {
+        LOG.log(
+            Level.INFO,
+            "Channel {0}: its handler is not ready yet (the application is still starting); handing"
+                + " the message out again in {1} ms",
+            new Object[] {settings.channel(), NOT_READY_PAUSE.toMillis()});
+      }
+      notYetHandled.add(delivery);
+      settled();
     }
 
     private void settled() {

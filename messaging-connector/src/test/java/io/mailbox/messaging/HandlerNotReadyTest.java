@@ -1,0 +1,29 @@
+package io.mailbox.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.ejb.EJBException;
+import jakarta.ejb.NoSuchEJBException;
+import java.lang.reflect.InvocationTargetException;
+import org.junit.jupiter.api.Test;
+
+class HandlerNotReadyTest {
+  @Test
+  void theContainersOwnRefusalDeepInTheChainIsNotReady() {
+    // As SmallRye hands it over on Payara: wrapped by the reflective call of the @Incoming method.
+    Throwable seen =
+        new IllegalStateException(
+            new InvocationTargetException(
+                new EJBException("Attempt to invoke when container is in Initializing")));
+    assertThat(HandlerNotReady.is(seen)).isTrue();
+    assertThat(HandlerNotReady.is(new NoSuchEJBException("component unavailable"))).isTrue();
+  }
+
+  @Test
+  void aBeansOwnFailureIsAFailure() {
+    assertThat(HandlerNotReady.is(new EJBException(new IllegalArgumentException("bad order"))))
+        .isFalse();
+    assertThat(HandlerNotReady.is(new IllegalStateException("courier down"))).isFalse();
+    assertThat(HandlerNotReady.is(null)).isFalse();
+  }
+}
