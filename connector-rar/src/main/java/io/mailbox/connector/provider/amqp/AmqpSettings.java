@@ -126,4 +126,39 @@ public record AmqpSettings(
     return new MailboxException(
         ErrorCode.INVALID_POLICY, "Property " + property + " " + rule + ".");
   }
+
+  /** The broker URI with its user information replaced, fit for logs and error messages. */
+  public String uriForDisplay() {
+    return uriForDisplay(uri);
+  }
+
+  static String uriForDisplay(String uri) {
+    if (uri == null) {
+      return "null";
+    }
+    int scheme = uri.indexOf("://");
+    int at = uri.lastIndexOf('@');
+    if (scheme < 0 || at < scheme) {
+      return uri.startsWith("amqp") ? uri.replaceAll("[^/:@]+@", "***@") : "(not shown)";
+    }
+    return uri.substring(0, scheme + 3) + "***" + uri.substring(at);
+  }
+
+  /** Never the password: the adapter logs its settings when it starts (issue 20, item 5). */
+  @Override
+  public String toString() {
+    return "AmqpSettings[uri="
+        + uriForDisplay()
+        + ", prefetch="
+        + prefetch
+        + ", publishTimeout="
+        + publishTimeout
+        + ", retryDelaysMillis="
+        + retryDelaysMillis
+        + ", maxDeliveries="
+        + maxDeliveries
+        + ", probeInterval="
+        + probeInterval
+        + "]";
+  }
 }
