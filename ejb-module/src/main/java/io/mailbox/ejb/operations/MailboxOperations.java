@@ -21,6 +21,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptors;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,7 @@ import java.util.function.IntConsumer;
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 @DeclareRoles({CallerRoles.VIEWER, CallerRoles.OPERATOR})
 @RolesAllowed({CallerRoles.VIEWER, CallerRoles.OPERATOR})
+@Interceptors(RefusedOperation.Interceptor.class)
 public class MailboxOperations {
   @Resource private SessionContext context;
 

@@ -21,6 +21,7 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptors;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -37,6 +38,7 @@ import java.util.logging.Logger;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 @DeclareRoles({CallerRoles.VIEWER, CallerRoles.OPERATOR})
 @RolesAllowed({CallerRoles.VIEWER, CallerRoles.OPERATOR})
+@Interceptors(RefusedOperation.Interceptor.class)
 public class OutboxOperations {
   private static final Logger LOG = Logger.getLogger(OutboxOperations.class.getName());
 
