@@ -78,6 +78,6 @@ public final class ListenerEndpointFactory implements MessageEndpointFactory {
 
   @Override
   public Class<?> getEndpointClass() {
-    return listenerType;
+    return listener.getClass(); // like a container: the bean's class, not its interface
   }
 }
