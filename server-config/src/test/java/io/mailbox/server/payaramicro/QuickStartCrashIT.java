@@ -2,13 +2,11 @@ package io.mailbox.server.payaramicro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,8 +62,8 @@ class QuickStartCrashIT {
 
   @BeforeAll
   static void freshDataFolder() throws Exception {
-    deleteRecursively(DATA);
-    port = freePort();
+    MicroStartScript.deleteRecursively(DATA);
+    port = MicroStartScript.freePort();
   }
 
   @AfterAll
@@ -269,30 +266,18 @@ class QuickStartCrashIT {
   }
 
   private static void start() throws Exception {
-    Path output = Files.createTempFile("start-micro-crash", ".out");
-    ProcessBuilder start =
-        new ProcessBuilder(
-                "bash",
-                REPOSITORY.resolve("server-config/payara-micro/start-micro.sh").toString(),
-                "--detach")
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile());
-    start.environment().put("MAILBOX_HTTP_PORT", Integer.toString(port));
-    start.environment().put("MAILBOX_DATA", DATA.toString());
-    start.environment().put("MAILBOX_CONSOLE_USERNAME", USERNAME);
-    start.environment().put("MAILBOX_CONSOLE_PASSWORD", PASSWORD);
-    Process script = start.start();
-    boolean finished = script.waitFor(6, TimeUnit.MINUTES);
-    String printed = Files.readString(output);
-    assertThat(finished).as("start script returned:\n" + printed).isTrue();
-    assertThat(script.exitValue()).as("start script exit code:\n" + printed).isZero();
-    pid = Long.parseLong(Files.readString(DATA.resolve("payara-micro.pid")).strip());
+    pid =
+        MicroStartScript.start(
+                REPOSITORY,
+                port,
+                DATA,
+                java.util.Map.of(
+                    "MAILBOX_CONSOLE_USERNAME", USERNAME, "MAILBOX_CONSOLE_PASSWORD", PASSWORD))
+            .pid();
   }
 
   private static void stopGracefully() throws Exception {
-    ProcessHandle server = ProcessHandle.of(pid).orElseThrow();
-    server.destroy();
-    server.onExit().get(90, TimeUnit.SECONDS);
+    MicroStartScript.stop(pid, 90);
   }
 
   private static String api(String path) throws Exception {
@@ -326,22 +311,6 @@ class QuickStartCrashIT {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  private static void deleteRecursively(Path path) throws Exception {
-    if (Files.exists(path)) {
-      try (var files = Files.walk(path)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
     }
   }
 }
