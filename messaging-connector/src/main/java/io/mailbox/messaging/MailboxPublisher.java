@@ -5,7 +5,10 @@ import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,8 +59,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
     // Deliveries whose handler was not there yet, handed out again before anything new is fetched.
-    private final java.util.Queue<Delivery> notYetHandled =
-        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Queue<Delivery> notYetHandled = new ConcurrentLinkedQueue<>();
     private volatile long pausedUntilMillis;
     private volatile boolean cancelled;
 
@@ -144,7 +146,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     }
 
     private List<Delivery> takeBack(int limit) {
-      List<Delivery> again = new java.util.ArrayList<>();
+      List<Delivery> again = new ArrayList<>();
       Delivery delivery;
       while (again.size() < limit && (delivery = notYetHandled.poll()) != null) {
         again.add(delivery);
