@@ -80,8 +80,9 @@ adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/
 
 # shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
 java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
-  --nocluster --nohazelcast --interfaces 127.0.0.1 --port "$port" \
+  --nocluster --port "$port" \
   --systemProperties "$here/micro-system.properties" \
+  --prebootcommandfile "$here/pre-boot-commands.asadmin" \
   --postbootcommandfile "$data/post-boot-commands.asadmin" \
   --deploy "$console_war" --deploy "$orders_war" \
   > "$log_file" 2>&1 &

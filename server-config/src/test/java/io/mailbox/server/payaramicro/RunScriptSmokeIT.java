@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.server.browser.ConsoleBrowser;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,9 +17,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -52,49 +49,30 @@ class RunScriptSmokeIT {
 
   @BeforeAll
   static void startTheProductWithTheRunScript() throws Exception {
-    deleteRecursively(DATA);
-    port = freePort();
+    MicroStartScript.deleteRecursively(DATA);
+    port = MicroStartScript.freePort();
     startServer();
   }
 
   /** Starts the server with the start script on {@link #DATA} and {@link #port}. */
   private static void startServer() throws Exception {
-    Path output = Files.createTempFile("start-micro", ".out");
-    ProcessBuilder start =
-        new ProcessBuilder(
-                "bash",
-                REPOSITORY.resolve("server-config/payara-micro/start-micro.sh").toString(),
-                "--detach")
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile());
-    start.environment().put("MAILBOX_HTTP_PORT", Integer.toString(port));
-    start.environment().put("MAILBOX_DATA", DATA.toString());
-    start.environment().put("MAILBOX_CONSOLE_USERNAME", USERNAME);
-    start.environment().put("MAILBOX_CONSOLE_PASSWORD", PASSWORD);
-    start.environment().put("MAILBOX_USERS", VIEWER + ":viewer");
-    start.environment().put("MAILBOX_USER_SMOKE_VIEWER_PASSWORD", VIEWER_PASSWORD);
-    Process script = start.start();
-    boolean finished = script.waitFor(6, TimeUnit.MINUTES);
-    scriptOutput = Files.readString(output);
-    Path pidFile = DATA.resolve("payara-micro.pid");
-    if (Files.exists(pidFile)) {
-      pid = Long.parseLong(Files.readString(pidFile).strip());
-    }
-    assertThat(finished).as("start script returned:\n" + scriptOutput).isTrue();
-    assertThat(script.exitValue()).as("start script exit code:\n" + scriptOutput).isZero();
+    MicroStartScript.Started started =
+        MicroStartScript.start(
+            REPOSITORY,
+            port,
+            DATA,
+            java.util.Map.of(
+                "MAILBOX_CONSOLE_USERNAME", USERNAME,
+                "MAILBOX_CONSOLE_PASSWORD", PASSWORD,
+                "MAILBOX_USERS", VIEWER + ":viewer",
+                "MAILBOX_USER_SMOKE_VIEWER_PASSWORD", VIEWER_PASSWORD));
+    pid = started.pid();
+    scriptOutput = started.output();
   }
 
   /** Stops the server gracefully (SIGTERM), forcibly after a minute. */
   private static void stopServer() throws Exception {
-    var server = ProcessHandle.of(pid);
-    if (server.isPresent()) {
-      server.get().destroy();
-      try {
-        server.get().onExit().get(60, TimeUnit.SECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
-        server.get().destroyForcibly();
-      }
-    }
+    MicroStartScript.stop(pid, 60);
   }
 
   @AfterAll
@@ -180,6 +158,35 @@ class RunScriptSmokeIT {
     assertThat(scriptOutput)
         .contains("Console   " + url("/console/"))
         .contains("user '" + USERNAME + "'");
+  }
+
+  /**
+   * Nothing listens beyond what the product needs: the server's only listening socket is its HTTP
+   * port (no H2 TCP server, no Hazelcast member), and the data folder is its owner's only.
+   */
+  @Test
+  void theServerListensOnItsHttpPortOnlyAndKeepsItsDataPrivate() throws Exception {
+    Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
+    String sockets = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(ss.waitFor()).isZero();
+    java.util.List<String> ours =
+        sockets.lines().filter(line -> line.contains("pid=" + pid + ",")).toList();
+    assertThat(ours)
+        .as("listening sockets of the server (pid %d):%n%s", pid, sockets)
+        .hasSize(1)
+        .allMatch(line -> line.matches("\\S+\\s+\\d+\\s+\\d+\\s+\\S*:" + port + "\\s.*"));
+
+    try (var files = Files.walk(DATA)) {
+      for (Path file : files.toList()) {
+        var permissions = Files.getPosixFilePermissions(file);
+        assertThat(permissions)
+            .as("permissions of %s", file)
+            .doesNotContain(
+                java.nio.file.attribute.PosixFilePermission.GROUP_READ,
+                java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
+                java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE);
+      }
+    }
   }
 
   @Test
@@ -991,19 +998,5 @@ class RunScriptSmokeIT {
     assertThat(audit)
         .contains("\"actor\":\"" + guesser + "\",\"action\":\"api.sign-in\"")
         .doesNotContain("guess-1");
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  private static void deleteRecursively(Path folder) throws IOException {
-    if (Files.exists(folder)) {
-      try (var files = Files.walk(folder)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
   }
 }
