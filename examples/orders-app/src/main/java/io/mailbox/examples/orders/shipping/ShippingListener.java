@@ -50,6 +50,7 @@ public class ShippingListener implements MailboxListener {
         INBOX_CONSUMER,
         Events.SHIPPING_REQUESTED,
         message.body(),
+        message.to().toString(), // a parked request's release → retry re-posts it here
         (order, event) ->
             shipments.record(
                 new Shipment(
