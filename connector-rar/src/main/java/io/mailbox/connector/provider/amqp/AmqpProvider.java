@@ -103,6 +103,11 @@ public final class AmqpProvider extends MailboxProvider {
   private Channel adminChannel; // guarded by adminLock
   private final Object adminLock = new Object();
   private volatile Probe probe = new Probe(false, Instant.EPOCH);
+  private ConnectionFactory connectionFactory; // set by onStart
+  private volatile boolean running;
+  private Scheduler.Cancellable reconnect; // guarded by this
+  private static final Duration FIRST_RECONNECT_WAIT = Duration.ofSeconds(1);
+  private static final Duration MAX_RECONNECT_WAIT = Duration.ofSeconds(30);
   private Scheduler.Cancellable sweeper; // guarded by this
 
   /** A delivery taken under a lease, until it is settled or the lease ends. */
@@ -150,19 +155,49 @@ public final class AmqpProvider extends MailboxProvider {
     factory.setRequestedHeartbeat(10);
     factory.setConnectionTimeout(5_000);
     factory.setChannelRpcTimeout(10_000);
-    try {
-      connection = factory.newConnection("mailbox");
-      publisher = new ConfirmedPublisher(connection, settings.publishTimeout());
-    } catch (IOException | TimeoutException e) {
-      throw new MailboxException(
-          ErrorCode.CONNECTION_UNAVAILABLE,
-          "RabbitMQ at "
-              + settings.where()
-              + " is not reachable ("
-              + e.getClass().getSimpleName()
-              + "); the amqp: provider cannot start.");
+    connectionFactory = factory;
+    running = true;
+    // A broker that is down at start delays only this provider: the adapter starts, amqp: reports
+    // offline, and the connection is tried again until the broker answers.
+    connectOrRetry(Duration.ZERO);
+    scheduleSweep();
+  }
+
+  /** Tries to connect; after a failure, tries again later (doubling the wait up to 30 s). */
+  private void connectOrRetry(Duration lastWait) {
+    if (!running || connection != null) {
+      return;
     }
-    connection.addShutdownListener(
+    try {
+      connect();
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      Duration wait =
+          lastWait.isZero()
+              ? FIRST_RECONNECT_WAIT
+              : lastWait.multipliedBy(2).compareTo(MAX_RECONNECT_WAIT) > 0
+                  ? MAX_RECONNECT_WAIT
+                  : lastWait.multipliedBy(2);
+      probe = new Probe(false, now());
+      LOG.warning(
+          () ->
+              "RabbitMQ at "
+                  + settings.where()
+                  + " is not reachable ("
+                  + e.getClass().getSimpleName()
+                  + "): amqp: is offline, connecting again in "
+                  + wait.toMillis()
+                  + " ms");
+      synchronized (this) {
+        if (running) {
+          reconnect = scheduler().schedule(wait, () -> connectOrRetry(wait));
+        }
+      }
+    }
+  }
+
+  private void connect() throws IOException, TimeoutException {
+    Connection opened = connectionFactory.newConnection("mailbox");
+    opened.addShutdownListener(
         cause -> {
           // The broker requeues every unacknowledged delivery of a closed connection: leases and
           // deliveries being settled are void (a late settle changes nothing; the copy comes back).
@@ -173,7 +208,7 @@ public final class AmqpProvider extends MailboxProvider {
             LOG.warning(() -> "Lost the connection to RabbitMQ at " + settings.where());
           }
         });
-    if (connection instanceof Recoverable recoverable) {
+    if (opened instanceof Recoverable recoverable) {
       recoverable.addRecoveryListener(
           new RecoveryListener() {
             @Override
@@ -187,13 +222,42 @@ public final class AmqpProvider extends MailboxProvider {
             public void handleRecoveryStarted(Recoverable recovering) {}
           });
     }
-    probe = new Probe(true, now());
-    scheduleSweep();
+    synchronized (this) {
+      if (!running) {
+        opened.abort();
+        return;
+      }
+      publisher = new ConfirmedPublisher(opened, settings.publishTimeout());
+      connection = opened;
+      probe = new Probe(true, now());
+      // Subscriptions opened while the broker was away get their broker consumers now.
+      subscribers.forEach(
+          (address, list) -> {
+            if (!list.isEmpty()) {
+              try {
+                consumers.computeIfAbsent(address, a -> new BrokerConsumer(a, declare(a)));
+              } catch (RuntimeException e) {
+                LOG.warning(
+                    () ->
+                        "Could not attach the consumer of "
+                            + address
+                            + " after connecting: "
+                            + e.getClass().getSimpleName());
+              }
+            }
+          });
+    }
+    LOG.info(() -> "Connected to RabbitMQ at " + settings.where());
   }
 
   @Override
   protected void onStop(boolean purge) {
     synchronized (this) {
+      running = false;
+      if (reconnect != null) {
+        reconnect.cancel();
+        reconnect = null;
+      }
       if (sweeper != null) {
         sweeper.cancel();
         sweeper = null;
@@ -228,10 +292,22 @@ public final class AmqpProvider extends MailboxProvider {
   private Connection connection() {
     Connection open = connection;
     if (open == null) {
-      throw new MailboxException(
-          ErrorCode.NOT_STARTED, "The 'amqp:' provider is not connected; start it first.");
+      throw notConnected();
     }
     return open;
+  }
+
+  private MailboxException notConnected() {
+    if (!running) {
+      return new MailboxException(
+          ErrorCode.NOT_STARTED, "The 'amqp:' provider is not connected; start it first.");
+    }
+    return new MailboxException(
+        ErrorCode.CONNECTION_UNAVAILABLE,
+        "RabbitMQ at "
+            + settings.where()
+            + " has not answered since the adapter started; amqp: keeps connecting (nothing was"
+            + " sent).");
   }
 
   /** Whether RabbitMQ answered a real round trip recently (cached for the probe interval). */
@@ -384,8 +460,7 @@ public final class AmqpProvider extends MailboxProvider {
   private ConfirmedPublisher publisher() {
     ConfirmedPublisher open = publisher;
     if (open == null) {
-      throw new MailboxException(
-          ErrorCode.NOT_STARTED, "The 'amqp:' provider is not connected; start it first.");
+      throw notConnected();
     }
     return open;
   }
@@ -394,17 +469,23 @@ public final class AmqpProvider extends MailboxProvider {
 
   @Override
   protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
-    String queue = declare(address);
     List<ProviderSubscription> list =
         subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
-    list.add(subscription);
-    lastActivity.putIfAbsent(address, now());
-    try {
-      consumers.computeIfAbsent(address, a -> new BrokerConsumer(a, queue));
-    } catch (RuntimeException e) {
-      list.remove(subscription);
-      throw e;
+    synchronized (this) {
+      if (connection != null) {
+        String queue = declare(address);
+        list.add(subscription);
+        try {
+          consumers.computeIfAbsent(address, a -> new BrokerConsumer(a, queue));
+        } catch (RuntimeException e) {
+          list.remove(subscription);
+          throw e;
+        }
+      } else {
+        list.add(subscription); // its broker consumer is attached once the broker answers
+      }
     }
+    lastActivity.putIfAbsent(address, now());
     return () -> {
       list.remove(subscription);
       if (list.isEmpty()) {
