@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
@@ -21,6 +22,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * dead-letter record where enabled).
  */
 public final class IncomingMailboxMessage implements Message<String> {
+  private static final Logger LOG = Logger.getLogger(IncomingMailboxMessage.class.getName());
+
   private final Delivery delivery;
   private final ChannelSettings settings;
   private final NackScheduler nackScheduler;
@@ -33,9 +36,13 @@ public final class IncomingMailboxMessage implements Message<String> {
     void later(java.time.Duration delay, Runnable task);
   }
 
-  /** Takes back a delivery whose handler was not there yet, to hand it out again later. */
+  /** What the channel does with deliveries that must not be settled now. */
   interface NotNow {
+    /** Takes back a delivery whose handler was not there yet, to hand it out again later. */
     void handOutAgain(Delivery delivery);
+
+    /** Whether the channel is stopping (the application is being stopped or undeployed). */
+    boolean stopping();
   }
 
   IncomingMailboxMessage(
@@ -115,6 +122,14 @@ public final class IncomingMailboxMessage implements Message<String> {
         notNow.handOutAgain(delivery);
         return CompletableFuture.completedFuture(null);
       }
+      if (notNow.stopping() && settled.compareAndSet(false, true)) {
+        // A failure while the application stops says nothing about the message: leave it under
+        // its lease, which runs out and hands it out again (after a restart) — never a dead letter.
+        LOG.fine(
+            () -> "Channel " + settings.channel() + ": a nack while stopping left to its lease");
+        onSettled.run();
+        return CompletableFuture.completedFuture(null);
+      }
       boolean retry =
           Disposition.isRetriable(reason)
               && (settings.maxAttempts() == 0 || round() < settings.maxAttempts());
@@ -123,6 +138,17 @@ public final class IncomingMailboxMessage implements Message<String> {
         // redeliveries.
         nackScheduler.later(settings.retryDelayAfter(round()), () -> settle(Disposition.UNHANDLED));
       } else {
+        // The dead-letter record has no room for the reason: say it here, one line, no payload.
+        LOG.warning(
+            () ->
+                "Channel "
+                    + settings.channel()
+                    + ": message "
+                    + delivery.key()
+                    + " given up (round "
+                    + round()
+                    + "): "
+                    + (reason == null ? "no reason" : reason.getClass().getName()));
         settle(Disposition.DISCARD);
       }
       return CompletableFuture.completedFuture(null);

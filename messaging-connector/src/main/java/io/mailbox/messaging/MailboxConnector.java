@@ -3,10 +3,14 @@ package io.mailbox.messaging;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.connector.api.MailboxException;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.event.Observes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -48,13 +52,27 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
 
   private final Map<String, MailboxConnectionFactory> factories = new ConcurrentHashMap<>();
 
+  // Set once the application starts stopping: failures from then on are the shutdown's, not the
+  // messages' (measured: a SIGTERM under load dead-lettered an order the processor was handling).
+  private final AtomicBoolean stopping = new AtomicBoolean();
+
+  void applicationStopping(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+    stopping.set(true);
+  }
+
+  @PreDestroy
+  void destroyed() {
+    stopping.set(true);
+  }
+
   @Override
   public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
     ChannelSettings settings = ChannelSettings.from(config);
     LOG.info(() -> "Incoming channel " + settings.channel() + " reads " + settings.address());
     resolveEarly(settings.connectionFactory());
     return ReactiveStreams.fromPublisher(
-        new MailboxPublisher(settings, () -> factory(settings.connectionFactory()), executor()));
+        new MailboxPublisher(
+            settings, () -> factory(settings.connectionFactory()), executor(), stopping::get));
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -36,14 +37,17 @@ final class MailboxPublisher implements Publisher<Message<?>> {
   private final ChannelSettings settings;
   private final Supplier<MailboxConnectionFactory> connections;
   private final ScheduledExecutorService executor;
+  private final BooleanSupplier applicationStopping;
 
   MailboxPublisher(
       ChannelSettings settings,
       Supplier<MailboxConnectionFactory> connections,
-      ScheduledExecutorService executor) {
+      ScheduledExecutorService executor,
+      BooleanSupplier applicationStopping) {
     this.settings = settings;
     this.connections = connections;
     this.executor = executor;
+    this.applicationStopping = applicationStopping;
   }
 
   @Override
@@ -53,7 +57,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
   }
 
   /** One subscriber's demand, in-flight count and fetch loop. */
-  private final class ChannelSubscription implements Subscription {
+  private final class ChannelSubscription implements Subscription, IncomingMailboxMessage.NotNow {
     private final Subscriber<? super Message<?>> subscriber;
     private final AtomicLong demand = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -120,8 +124,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             inFlight.incrementAndGet();
             demand.decrementAndGet();
             subscriber.onNext(
-                new IncomingMailboxMessage(
-                    delivery, settings, this::later, this::settled, this::handOutAgain));
+                new IncomingMailboxMessage(delivery, settings, this::later, this::settled, this));
           }
         }
       } catch (RuntimeException e) {
@@ -158,7 +161,13 @@ final class MailboxPublisher implements Publisher<Message<?>> {
      * A handler was not there yet: the whole channel pauses (the next message would meet the same
      * closed door), then hands this delivery out again under its lease, counting no attempt.
      */
-    private void handOutAgain(Delivery delivery) {
+    @Override
+    public boolean stopping() {
+      return cancelled || applicationStopping.getAsBoolean();
+    }
+
+    @Override
+    public void handOutAgain(Delivery delivery) {
       long now = System.currentTimeMillis();
       boolean newPause = pausedUntilMillis < now;
       pausedUntilMillis = now + NOT_READY_PAUSE.toMillis();

@@ -1,0 +1,110 @@
+package io.mailbox.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import jakarta.ejb.EJBException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a nack of a channel message does: a failure, a handler not ready yet, a stopping channel.
+ */
+class IncomingMailboxMessageNackTest {
+  private static final MailAddress PLACED = MailAddress.parse("jdbc:orders@shop/placed");
+  private static final ChannelSettings SETTINGS =
+      new ChannelSettings(
+          "placed-orders",
+          PLACED,
+          "mailbox/ConnectionFactory",
+          Duration.ofSeconds(30),
+          16,
+          3,
+          Duration.ZERO,
+          Duration.ofMillis(100),
+          Optional.empty());
+
+  private final List<Disposition> settled = new ArrayList<>();
+  private final List<Delivery> handedOutAgain = new ArrayList<>();
+  private boolean stopping;
+
+  @Test
+  void aPlainFailureOfTheHandlerIsGivenUp() {
+    message().nack(new IllegalArgumentException("bad order"));
+    assertThat(settled).containsExactly(Disposition.DISCARD);
+  }
+
+  @Test
+  void aHandlerNotReadyYetIsHandedOutAgainUnsettled() {
+    message().nack(new IllegalStateException(new EJBException("container is in Initializing")));
+    assertThat(settled).isEmpty();
+    assertThat(handedOutAgain).hasSize(1);
+  }
+
+  @Test
+  void aFailureWhileTheChannelStopsLeavesTheMessageToItsLease() {
+    stopping = true;
+    message().nack(new IllegalStateException("executor shut down"));
+    assertThat(settled).as("never a dead letter while stopping").isEmpty();
+    assertThat(handedOutAgain).isEmpty();
+  }
+
+  private IncomingMailboxMessage message() {
+    Delivery delivery =
+        new Delivery() {
+          @Override
+          public MailMessage message() {
+            return MailMessage.to(PLACED).body("{}").build();
+          }
+
+          @Override
+          public MailAddress address() {
+            return PLACED;
+          }
+
+          @Override
+          public String key() {
+            return "copy-1";
+          }
+
+          @Override
+          public Optional<String> leaseId() {
+            return Optional.of("lease-1");
+          }
+
+          @Override
+          public Optional<Instant> leaseExpiresAt() {
+            return Optional.empty();
+          }
+
+          @Override
+          public boolean settle(Disposition disposition) {
+            settled.add(disposition);
+            return true;
+          }
+        };
+    return new IncomingMailboxMessage(
+        delivery,
+        SETTINGS,
+        (delay, task) -> task.run(),
+        () -> {},
+        new IncomingMailboxMessage.NotNow() {
+          @Override
+          public void handOutAgain(Delivery again) {
+            handedOutAgain.add(again);
+          }
+
+          @Override
+          public boolean stopping() {
+            return stopping;
+          }
+        });
+  }
+}
