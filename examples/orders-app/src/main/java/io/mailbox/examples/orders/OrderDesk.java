@@ -48,10 +48,6 @@ public class OrderDesk {
   public String place(String item, int quantity, boolean failAfterWriting) {
     String orderId = UUID.randomUUID().toString();
     shop.persist(new ShopOrder(orderId, item, quantity, clock.instant()));
-    // Written now, inside the transaction: on Payara a connection first taken while the
-    // transaction commits is not enlisted in it, so a row left to commit time can commit without
-    // its outbox rows (measured after kill -9; docs/reliability.md, "Writes in transactions").
-    shop.flush();
     JsonObject order =
         Json.createObjectBuilder()
             .add("orderId", orderId)
