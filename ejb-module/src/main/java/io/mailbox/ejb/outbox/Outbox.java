@@ -6,6 +6,7 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.json.JsonValue;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -36,6 +37,8 @@ public class Outbox {
   @Resource private TransactionSynchronizationRegistry transactions;
 
   @EJB private OutboxRelayService relay;
+
+  @Resource private ManagedExecutorService executor;
 
   private final OutboxConfig config = new OutboxConfig();
 
@@ -83,7 +86,9 @@ public class Outbox {
             @Override
             public void afterCompletion(int status) {
               if (status == Status.STATUS_COMMITTED) {
-                relay.dispatch();
+                // Not called here: an EJB call inside a completed XA transaction's callback fails
+                // ("Invalid transaction passed to resume()"); the managed executor runs it after.
+                executor.execute(relay::dispatch);
               }
             }
           });
