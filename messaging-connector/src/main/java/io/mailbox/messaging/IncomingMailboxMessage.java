@@ -2,6 +2,7 @@ package io.mailbox.messaging;
 
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.HandlerNotReady;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.SystemHeaders;
 import java.util.Map;

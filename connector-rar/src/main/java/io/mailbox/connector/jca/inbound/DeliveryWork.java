@@ -1,5 +1,6 @@
 package io.mailbox.connector.jca.inbound;
 
+import io.mailbox.connector.api.HandlerNotReady;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
@@ -61,7 +62,10 @@ final class DeliveryWork implements Work {
       invocation.accept(endpoint);
       outcome.complete(null);
     } catch (Throwable failure) {
-      if (beanNeverRan(endpointFactory.getEndpointClass(), failure)) {
+      // The bean never ran, or what it called refused as a container does (starting or stopping:
+      // measured on Payara Micro, "Attempt to invoke when container is in STOPPED" on a SIGTERM).
+      if (beanNeverRan(endpointFactory.getEndpointClass(), failure)
+          || HandlerNotReady.is(failure)) {
         pause();
         outcome.completeExceptionally(
             new RetriableDeliveryException(

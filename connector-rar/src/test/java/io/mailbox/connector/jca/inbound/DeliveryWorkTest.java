@@ -11,6 +11,10 @@ class DeliveryWorkTest {
     static void onMessage() {
       throw new IllegalStateException("no courier available");
     }
+
+    static void callAStoppedContainer() {
+      throw new jakarta.ejb.EJBException("Attempt to invoke when container is in STOPPED");
+    }
   }
 
   @Test
@@ -53,6 +57,19 @@ class DeliveryWorkTest {
         .run();
     assertThat(own.handle((ok, failure) -> failure).get())
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aContainerRefusingWhatTheBeanCalledIsNotNowEither() throws Exception {
+    var outcome = new java.util.concurrent.CompletableFuture<Void>();
+    new DeliveryWork(
+            new FixedEndpointFactory(ShippingBean.class),
+            endpoint -> ShippingBean.callAStoppedContainer(),
+            outcome,
+            java.time.Duration.ZERO)
+        .run();
+    assertThat(outcome.handle((ok, failure) -> failure).get())
+        .isInstanceOf(RetriableDeliveryException.class);
   }
 
   private static Throwable catchFrom(Runnable code) {

@@ -1,4 +1,4 @@
-package io.mailbox.messaging;
+package io.mailbox.connector.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
