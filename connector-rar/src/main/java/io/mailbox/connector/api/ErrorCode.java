@@ -46,7 +46,13 @@ public enum ErrorCode {
    * A parked inbox delivery cannot be retried: its envelope was too large to keep. Nothing was
    * changed; discard it, or have its producer send it again.
    */
-  INBOX_NO_STORED_ENVELOPE("MBX-3006");
+  INBOX_NO_STORED_ENVELOPE("MBX-3006"),
+  /**
+   * An outbox write's envelope id, ordering key, tenant or address is longer than its column (128,
+   * 255, 100, 1000 characters). Refused before anything is written; the caller's transaction rolls
+   * back, as it would have at commit. Shorten the value.
+   */
+  OUTBOX_FIELD_TOO_LONG("MBX-3007");
 
   private final String code;
 

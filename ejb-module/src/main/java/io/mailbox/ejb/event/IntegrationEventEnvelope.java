@@ -27,12 +27,12 @@ import java.util.regex.Pattern;
  * never a coordinated deployment.
  */
 public final class IntegrationEventEnvelope {
-  // RFC 3339: full date, time to at least seconds, explicit Z or offset. Date-only and zone-less
-  // forms
-  // are refused: a zone-less timestamp is read in each consumer's own local time.
+  // RFC 3339: full date, time to at least seconds, explicit Z or offset; its section 5.6 allows
+  // 't' and 'z' in lower case. Date-only and zone-less forms are refused: a zone-less timestamp is
+  // read in each consumer's own local time.
   private static final Pattern RFC3339 =
       Pattern.compile(
-          "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})");
+          "\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})");
   private static final Set<String> KNOWN =
       Set.of(
           "id",
@@ -77,8 +77,8 @@ public final class IntegrationEventEnvelope {
     requireString(object, "type", true);
     if (!(object.get("version") instanceof JsonNumber version)
         || !version.isIntegral()
-        || version.intValue() < 1) {
-      throw malformed("version must be a positive integer");
+        || exactInt(version) < 1) {
+      throw malformed("version must be an integer from 1 to " + Integer.MAX_VALUE);
     }
     String occurredAt = requireString(object, "occurredAt", true);
     if (!RFC3339.matcher(occurredAt).matches()) {
@@ -99,10 +99,31 @@ public final class IntegrationEventEnvelope {
     JsonValue aggregateVersion = object.get("aggregateVersion");
     if (aggregateVersion != null
         && aggregateVersion != JsonValue.NULL
-        && !(aggregateVersion instanceof JsonNumber)) {
-      throw malformed("aggregateVersion must be a finite number");
+        && !(aggregateVersion instanceof JsonNumber number && exactLong(number) != null)) {
+      throw malformed("aggregateVersion must be an integer within 64 bits");
     }
     return new IntegrationEventEnvelope(object);
+  }
+
+  /**
+   * The number as an int, or 0 when it is not one exactly: {@code intValue()} would read 2^32 + 1
+   * as version 1.
+   */
+  private static int exactInt(JsonNumber number) {
+    Long value = exactLong(number);
+    return value == null || value > Integer.MAX_VALUE || value < Integer.MIN_VALUE
+        ? 0
+        : value.intValue();
+  }
+
+  /** The number as a long, or null when it has a fraction or does not fit. */
+  private static Long exactLong(JsonNumber number) {
+    try {
+      // BigDecimal's exact conversion refuses a huge exponent by its precision, without expanding.
+      return number.bigDecimalValue().longValueExact();
+    } catch (ArithmeticException e) {
+      return null;
+    }
   }
 
   private static String requireString(JsonObject object, String field, boolean required) {

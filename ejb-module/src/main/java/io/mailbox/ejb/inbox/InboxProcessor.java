@@ -2,10 +2,11 @@ package io.mailbox.ejb.inbox;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailboxException;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import io.mailbox.ejb.event.IntegrationEventEnvelope;
 import io.mailbox.ejb.event.IntegrationEventRejectedException;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -44,8 +45,17 @@ public final class InboxProcessor {
   /**
    * @param maxAttempts failures before a delivery is parked; 0 leaves every failure to the
    *     transport
+   * @throws MailboxException {@code MBX-1008} when {@code maxAttempts} is negative (it would park
+   *     every failure at once)
    */
   public InboxProcessor(InboxTransactions transactions, Clock clock, int maxAttempts) {
+    if (maxAttempts < 0) {
+      throw new MailboxException(
+          ErrorCode.INVALID_POLICY,
+          "mailbox.inbox.max-attempts must be 0 (leave failures to the transport) or more, was "
+              + maxAttempts
+              + "; fix the setting.");
+    }
     this.transactions = transactions;
     this.clock = clock;
     this.maxAttempts = maxAttempts;
@@ -216,14 +226,23 @@ public final class InboxProcessor {
     return InboxOutcome.PARKED;
   }
 
-  /** SHA-256 of (consumer, topic, envelope id), hex: any id a producer sent keys safely. */
+  /**
+   * SHA-256 of (consumer, topic, envelope id), hex: any id a producer sent keys safely. Each field
+   * is hashed as its UTF-16 length (4 bytes) followed by its UTF-16 code units, so two different
+   * triples never hash the same input, whatever characters (line breaks, lone surrogates) they
+   * hold. (The first scheme joined the fields with '\n', so ("a\nb", "c") and ("a", "b\nc") shared
+   * a marker; markers it wrote keep their old ids: docs/outbox.md, "Marker ids".)
+   */
   public static String markerId(String consumer, String topic, String envelopeId) {
     try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(
-                  (consumer + '\n' + topic + '\n' + envelopeId).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
+      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+      for (String field : new String[] {consumer, topic, envelopeId}) {
+        ByteBuffer encoded = ByteBuffer.allocate(4 + 2 * field.length());
+        encoded.putInt(field.length());
+        encoded.asCharBuffer().put(field);
+        sha256.update(encoded.array());
+      }
+      return HexFormat.of().formatHex(sha256.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
     }

@@ -23,14 +23,22 @@ import java.util.Objects;
       @Index(name = "MBX_OUTBOX_PURGE", columnList = "STATUS, SETTLED_AT")
     })
 public class OutboxRecord {
+  // The column sizes, once for the mapping and the write check; the shipped DDL
+  // (server-config/sql/*/outbox.sql) declares the same. Counted in UTF-16 units, never fewer than
+  // the characters the databases count, so a value that passes here always fits.
+  static final int MAX_ID = 128;
+  static final int MAX_ADDRESS = 1000;
+  static final int MAX_ORDERING_KEY = 255;
+  static final int MAX_TENANT_ID = 100;
+
   @Id
-  @Column(name = "ID", length = 128, nullable = false, updatable = false)
+  @Column(name = "ID", length = MAX_ID, nullable = false, updatable = false)
   private String id;
 
   @Column(name = "TOPIC", length = 255, nullable = false, updatable = false)
   private String topic;
 
-  @Column(name = "ADDRESS", length = 1000, nullable = false, updatable = false)
+  @Column(name = "ADDRESS", length = MAX_ADDRESS, nullable = false, updatable = false)
   private String address;
 
   // Not @Lob: a plain string column reads the same on H2 (VARCHAR), PostgreSQL (TEXT) and MariaDB
@@ -38,10 +46,10 @@ public class OutboxRecord {
   @Column(name = "ENVELOPE", length = 1_048_576, nullable = false, updatable = false)
   private String envelope;
 
-  @Column(name = "ORDERING_KEY", length = 255, updatable = false)
+  @Column(name = "ORDERING_KEY", length = MAX_ORDERING_KEY, updatable = false)
   private String orderingKey;
 
-  @Column(name = "TENANT_ID", length = 100, updatable = false)
+  @Column(name = "TENANT_ID", length = MAX_TENANT_ID, updatable = false)
   private String tenantId;
 
   @Column(name = "POSITION", length = 40, nullable = false, updatable = false)
@@ -88,6 +96,12 @@ public class OutboxRecord {
       String tenantId,
       String position,
       long createdAt) {
+    // Checked here, before the row exists: too long a value would otherwise fail at flush or commit
+    // with the database's own error, after the caller's business writes.
+    fits("envelope id", id, MAX_ID);
+    fits("address", address, MAX_ADDRESS);
+    fits("ordering key", orderingKey, MAX_ORDERING_KEY);
+    fits("tenant id", tenantId, MAX_TENANT_ID);
     this.id = Objects.requireNonNull(id);
     this.topic = Objects.requireNonNull(topic);
     this.address = Objects.requireNonNull(address);
@@ -98,6 +112,14 @@ public class OutboxRecord {
     this.createdAt = createdAt;
     this.status = OutboxStatus.PENDING;
     this.availableAt = createdAt;
+  }
+
+  /** Refuses a value longer than its column, naming the field and lengths but not the value. */
+  private static void fits(String field, String value, int max) {
+    if (value != null && value.length() > max) {
+      throw new OutboxWriteRefusedException(
+          field + " is " + value.length() + " characters; the outbox keeps at most " + max);
+    }
   }
 
   /** The row as the relay and the operations see it. */

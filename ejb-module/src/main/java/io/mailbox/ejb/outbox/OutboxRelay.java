@@ -2,11 +2,13 @@ package io.mailbox.ejb.outbox;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.ejb.event.IntegrationEventEnvelope;
+import io.mailbox.ejb.event.TopicName;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -324,11 +326,9 @@ public final class OutboxRelay {
 
   /** Why a row cannot be published, or {@code null} when it can. */
   private String invalidReason(OutboxRow row) {
-    if (row.topic() == null
-        || row.topic().isEmpty()
-        || row.topic().getBytes(StandardCharsets.UTF_8).length > 255
-        || row.topic().chars().anyMatch(Character::isISOControl)) {
-      return "topic is empty, too long or has control characters";
+    Optional<String> badTopic = TopicName.problem(row.topic());
+    if (badTopic.isPresent()) {
+      return badTopic.get();
     }
     if (row.envelope().getBytes(StandardCharsets.UTF_8).length > settings.maxEnvelopeBytes()) {
       return "envelope larger than " + settings.maxEnvelopeBytes() + " bytes";

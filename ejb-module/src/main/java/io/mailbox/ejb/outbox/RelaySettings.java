@@ -1,10 +1,14 @@
 package io.mailbox.ejb.outbox;
 
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailboxException;
 import java.time.Duration;
 
 /**
- * How a relay sweeps. Checked when built: the claim must cover a publish, two store writes and the
- * clock skew, and a row may start only while that much of the sweep deadline remains.
+ * How a relay sweeps. Checked when built (a refusal is {@code MBX-1008}): timeouts, lease and
+ * deadline positive, skew, backoffs and retention not negative; the claim must cover a publish, two
+ * store writes and the clock skew, and a row may start only while that much of the sweep deadline
+ * remains.
  *
  * @param scanLimit rows examined per sweep
  * @param publishLimit rows published per sweep
@@ -38,6 +42,16 @@ public record RelaySettings(
     if (scanLimit < 1 || publishLimit < 1 || maxAttempts < 1 || maxEnvelopeBytes < 1) {
       throw invalid("scanLimit, publishLimit, maxAttempts and maxEnvelopeBytes must be at least 1");
     }
+    requirePositive("claimLease", claimLease);
+    requirePositive("publishTimeout", publishTimeout);
+    requirePositive("storeTimeout", storeTimeout);
+    requirePositive("sweepDeadline", sweepDeadline);
+    // A negative skew would shorten the claim another relay waits for, so two relays could publish
+    // one row at once; zero says the clocks agree.
+    requireNonNegative("maxClockSkew", maxClockSkew);
+    requireNonNegative("baseBackoff", baseBackoff);
+    requireNonNegative("maxBackoff", maxBackoff);
+    requireNonNegative("retainSent", retainSent);
     Duration reserved = publishTimeout.plus(storeTimeout.multipliedBy(2));
     if (reserved.compareTo(sweepDeadline) >= 0) {
       throw invalid(
@@ -50,15 +64,37 @@ public record RelaySettings(
     if (claimLease.compareTo(reserved.plus(maxClockSkew)) < 0) {
       throw invalid("claimLease must cover publishTimeout + 2 × storeTimeout + maxClockSkew");
     }
-    if (baseBackoff.isNegative()
-        || maxBackoff.compareTo(baseBackoff) < 0
-        || retainSent.isNegative()) {
-      throw invalid("backoffs and retention must be non-negative, maxBackoff at least baseBackoff");
+    if (maxBackoff.compareTo(baseBackoff) < 0) {
+      throw invalid("maxBackoff must be at least baseBackoff");
     }
   }
 
-  private static IllegalArgumentException invalid(String why) {
-    return new IllegalArgumentException("MBX-1008 Invalid outbox relay settings: " + why + ".");
+  private static void requirePositive(String name, Duration value) {
+    requireNonNegative(name, value);
+    if (value.isZero()) {
+      throw invalid(name + " must be positive");
+    }
+  }
+
+  /**
+   * Refuses a missing or negative duration, and one too long to count in milliseconds (the relay
+   * computes in milliseconds; sums of checked values then fit too, being bounded by the deadline
+   * and the claim).
+   */
+  private static void requireNonNegative(String name, Duration value) {
+    if (value == null || value.isNegative()) {
+      throw invalid(name + " must be given and not negative");
+    }
+    try {
+      value.toMillis();
+    } catch (ArithmeticException e) {
+      throw invalid(name + " is too long to count in milliseconds");
+    }
+  }
+
+  private static MailboxException invalid(String why) {
+    return new MailboxException(
+        ErrorCode.INVALID_POLICY, "Invalid outbox relay settings: " + why + ".");
   }
 
   /** The documented defaults. */
@@ -81,8 +117,10 @@ public record RelaySettings(
   /** The wait after failed attempt {@code attempts} (1-based). */
   Duration backoffAfter(int attempts) {
     int exponent = Math.max(0, Math.min(attempts - 1, 30));
-    long millis = Math.min(maxBackoff.toMillis(), baseBackoff.toMillis() << Math.min(exponent, 40));
-    return Duration.ofMillis(millis < 0 ? maxBackoff.toMillis() : millis);
+    long base = baseBackoff.toMillis();
+    long max = maxBackoff.toMillis();
+    // Doubling stops at the cap before the shift could overflow into a short (or negative) wait.
+    return Duration.ofMillis(base > (max >> exponent) ? max : base << exponent);
   }
 
   /** What a claimed row must still have left before its publish may start. */
