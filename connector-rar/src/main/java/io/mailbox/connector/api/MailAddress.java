@@ -16,14 +16,15 @@ import java.util.regex.Pattern;
 public final class MailAddress implements Comparable<MailAddress>, Serializable {
   private static final long serialVersionUID = 1L;
 
+  // No repeated groups or alternations: Java runs those recursively, and a user part of 5,000
+  // characters overflowed the stack (found by MailAddressFuzzTest). Character classes repeat
+  // without recursion; percent-encoding is checked separately.
   private static final Pattern SCHEME = Pattern.compile("[a-z][a-z0-9+.-]*");
   // RFC 3986 userinfo without ':' (no passwords in addresses): unreserved, pct-encoded, sub-delims.
-  private static final Pattern USER =
-      Pattern.compile("([A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+");
-  private static final Pattern HOST =
-      Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*");
-  private static final Pattern SEGMENT =
-      Pattern.compile("([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})+");
+  private static final Pattern USER = Pattern.compile("[A-Za-z0-9._~!$&'()*+,;=%-]+");
+  private static final Pattern HOST_LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
+  private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._~!$&'()*+,;=:@%-]+");
+  private static final Pattern BAD_PERCENT = Pattern.compile("%(?![0-9A-Fa-f]{2})");
 
   private final String scheme;
   private final String user;
@@ -84,7 +85,7 @@ public final class MailAddress implements Comparable<MailAddress>, Serializable 
       throw malformed(trimmed, "it has no user part before '@' (expected scheme:user@host[/path])");
     }
     String user = rest.substring(0, at);
-    if (!USER.matcher(user).matches()) {
+    if (!USER.matcher(user).matches() || BAD_PERCENT.matcher(user).find()) {
       throw malformed(
           trimmed, "the user part '" + user + "' has characters that must be percent-encoded");
     }
@@ -92,7 +93,7 @@ public final class MailAddress implements Comparable<MailAddress>, Serializable 
     int slash = hostAndPath.indexOf('/');
     String host =
         (slash < 0 ? hostAndPath : hostAndPath.substring(0, slash)).toLowerCase(Locale.ROOT);
-    if (!HOST.matcher(host).matches()) {
+    if (!validHost(host)) {
       throw malformed(trimmed, "the host '" + host + "' is not a valid host name");
     }
     String path = slash < 0 ? "" : hostAndPath.substring(slash + 1);
@@ -101,7 +102,10 @@ public final class MailAddress implements Comparable<MailAddress>, Serializable 
     }
     if (!path.isEmpty()) {
       for (String segment : path.split("/", -1)) {
-        if (segment.equals(".") || segment.equals("..") || !SEGMENT.matcher(segment).matches()) {
+        if (segment.equals(".")
+            || segment.equals("..")
+            || !SEGMENT.matcher(segment).matches()
+            || BAD_PERCENT.matcher(segment).find()) {
           throw malformed(
               trimmed,
               "the path segment '"
@@ -111,6 +115,16 @@ public final class MailAddress implements Comparable<MailAddress>, Serializable 
       }
     }
     return new MailAddress(scheme, user, host, path);
+  }
+
+  /** Dot-separated labels of letters, digits and inner hyphens. */
+  private static boolean validHost(String host) {
+    for (String label : host.split("\\.", -1)) {
+      if (!HOST_LABEL.matcher(label).matches()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static InvalidAddressException malformed(String text, String why) {

@@ -55,12 +55,23 @@ public final class SystemHeaders {
     return name.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
   }
 
-  /** An integer header of a copy, or {@code fallback} when absent or malformed. */
+  /**
+   * An integer header of a copy, or {@code fallback} when absent or malformed. Only ASCII digits
+   * count: {@code Integer.parseInt} also reads other scripts' digits ("٣" as 3), which a foreign
+   * producer's header should not pass for a number (found by MailMessageHeadersFuzzTest).
+   */
   public static int intHeader(MailMessage message, String name, int fallback) {
-    try {
-      return message.header(name).map(Integer::parseInt).orElse(fallback);
-    } catch (NumberFormatException e) {
+    String value = message.header(name).orElse(null);
+    if (value == null || !ASCII_INTEGER.matcher(value).matches()) {
       return fallback;
     }
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      return fallback; // beyond an int
+    }
   }
+
+  private static final java.util.regex.Pattern ASCII_INTEGER =
+      java.util.regex.Pattern.compile("[+-]?[0-9]{1,10}");
 }

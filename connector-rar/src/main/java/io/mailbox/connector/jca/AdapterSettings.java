@@ -95,7 +95,12 @@ record AdapterSettings(
   /** The mail folder of the file: provider; empty means {@code <working directory>/data/mail}. */
   private static java.nio.file.Path fileRoot(String configured) {
     String root = configured == null || configured.isBlank() ? "data/mail" : configured.strip();
-    return java.nio.file.Path.of(root).toAbsolutePath().normalize();
+    try {
+      return java.nio.file.Path.of(root).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      // A NUL or a character the file system cannot name (found by AdapterSettingsFuzzTest).
+      throw invalid("fileRoot", "not a path on this file system");
+    }
   }
 
   private static int nonNegative(String name, Integer value) {
