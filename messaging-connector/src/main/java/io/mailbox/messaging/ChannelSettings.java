@@ -71,14 +71,16 @@ record ChannelSettings(
                 "max-in-flight",
                 config.getOptionalValue("max-in-flight", Long.class),
                 16L,
-                1),
+                1,
+                Integer.MAX_VALUE),
         (int)
             atLeast(
                 channel,
                 "max-attempts",
                 config.getOptionalValue("max-attempts", Long.class),
                 3L,
-                0),
+                0,
+                Integer.MAX_VALUE),
         Duration.ofMillis(
             atLeast(
                 channel,
@@ -105,7 +107,29 @@ record ChannelSettings(
 
   private static long atLeast(
       String channel, String key, Optional<Long> value, long fallback, long minimum) {
+    return atLeast(channel, key, value, fallback, minimum, Long.MAX_VALUE);
+  }
+
+  /**
+   * As above, with a maximum: an int setting above {@code Integer.MAX_VALUE} was cast into another
+   * number (4294967297 in-flight messages became 1; found by ChannelSettingsFuzzTest).
+   */
+  private static long atLeast(
+      String channel, String key, Optional<Long> value, long fallback, long minimum, long maximum) {
     long chosen = value.orElse(fallback);
+    if (chosen > maximum) {
+      throw new MailboxException(
+          ErrorCode.INVALID_POLICY,
+          "Channel '"
+              + channel
+              + "': "
+              + key
+              + " must be at most "
+              + maximum
+              + ", was "
+              + chosen
+              + ".");
+    }
     if (chosen < minimum) {
       throw new MailboxException(
           ErrorCode.INVALID_POLICY,
@@ -125,6 +149,9 @@ record ChannelSettings(
   /** The wait before handing a message out again after it failed retriably in {@code round}. */
   Duration retryDelayAfter(int round) {
     int exponent = Math.max(0, Math.min(round - 1, 20));
-    return retryDelay.multipliedBy(1L << exponent);
+    long millis = retryDelay.toMillis();
+    // Saturates instead of overflowing: a retry-delay near Long.MAX_VALUE ms is accepted.
+    return Duration.ofMillis(
+        millis > (Long.MAX_VALUE >> exponent) ? Long.MAX_VALUE : millis << exponent);
   }
 }
