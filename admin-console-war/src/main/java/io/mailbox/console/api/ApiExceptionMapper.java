@@ -4,6 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
@@ -50,11 +51,15 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
   static Response response(ApiRefusal refusal) {
     return Response.status(refusal.status())
         .type(MediaType.APPLICATION_JSON)
-        .entity(
-            Json.createObjectBuilder()
-                .add("code", refusal.code())
-                .add("message", refusal.getMessage())
-                .build())
+        .entity(body(refusal))
+        .build();
+  }
+
+  /** The JSON error body of a refusal: its code and message, nothing the caller sent. */
+  static JsonObject body(ApiRefusal refusal) {
+    return Json.createObjectBuilder()
+        .add("code", refusal.code())
+        .add("message", refusal.getMessage())
         .build();
   }
 
