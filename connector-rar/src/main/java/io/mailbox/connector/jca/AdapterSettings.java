@@ -20,6 +20,7 @@ record AdapterSettings(
     List<String> enabledProviders,
     String memoryScope,
     java.nio.file.Path fileRoot,
+    java.nio.file.Path prepareLogDirectory,
     String jdbcDataSource,
     int jdbcMaxDeliveries,
     Duration jdbcTimeToLive,
@@ -63,6 +64,7 @@ record AdapterSettings(
         providers,
         scope.strip(),
         fileRoot(adapter.getFileRoot()),
+        prepareLogDirectory(adapter.getPrepareLogDirectory()),
         adapter.getJdbcDataSource() == null
             ? "jdbc/__default"
             : adapter.getJdbcDataSource().strip(),
@@ -101,6 +103,26 @@ record AdapterSettings(
       // A NUL or a character the file system cannot name (found by AdapterSettingsFuzzTest).
       throw invalid("fileRoot", "not a path on this file system");
     }
+  }
+
+  /**
+   * Where a transaction branch's posts are written when it votes yes; empty means {@code <working
+   * directory>/data/prepare-log}, beside the file: provider's {@code data/mail}. Refused when it
+   * names something that is not a directory.
+   */
+  private static java.nio.file.Path prepareLogDirectory(String configured) {
+    String folder =
+        configured == null || configured.isBlank() ? "data/prepare-log" : configured.strip();
+    java.nio.file.Path path;
+    try {
+      path = java.nio.file.Path.of(folder).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      throw invalid("prepareLogDirectory", folder);
+    }
+    if (java.nio.file.Files.exists(path) && !java.nio.file.Files.isDirectory(path)) {
+      throw invalid("prepareLogDirectory", folder);
+    }
+    return path;
   }
 
   private static int nonNegative(String name, Integer value) {

@@ -4,6 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.jca.inbound.EndpointActivation;
 import io.mailbox.connector.jca.inbound.MailboxActivationSpec;
+import io.mailbox.connector.jca.outbound.PrepareLog;
 import io.mailbox.connector.kernel.Mailbox;
 import io.mailbox.connector.kernel.Scheduler;
 import io.mailbox.connector.provider.amqp.AmqpProvider;
@@ -73,6 +74,7 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   private String enabledProviders = MemoryProvider.SCHEME;
   private String memoryScope = "mailbox";
   private String fileRoot = "";
+  private String prepareLogDirectory = "";
   private String jdbcDataSource = "jdbc/__default";
   private Integer jdbcMaxDeliveries = 10;
   private Long jdbcTimeToLiveMillis = 0L;
@@ -96,6 +98,7 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   private volatile Mailbox kernel;
   private volatile AdapterSettings settings;
   private volatile WorkManagerScheduler scheduler;
+  private volatile PrepareLog prepareLog;
   private volatile BootstrapContext bootstrapContext;
   private final Map<MessageEndpointFactory, EndpointActivation> activations =
       new ConcurrentHashMap<>();
@@ -137,6 +140,8 @@ public class MailboxResourceAdapter implements ResourceAdapter {
     this.scheduler = timers;
     this.settings = validated;
     this.kernel = mailbox;
+    // After the kernel: the log's retrier delivers committed posts through it.
+    this.prepareLog = PrepareLog.open(validated.prepareLogDirectory(), this::kernel, timers);
     LOG.info(
         () ->
             "Mailbox resource adapter started with providers "
@@ -150,6 +155,10 @@ public class MailboxResourceAdapter implements ResourceAdapter {
   public void stop() {
     activations.values().forEach(EndpointActivation::stop);
     activations.clear();
+    PrepareLog log = prepareLog;
+    if (log != null) {
+      log.close(); // its entries stay for the next start
+    }
     Mailbox mailbox = kernel;
     kernel = null;
     if (mailbox != null) {
@@ -188,6 +197,17 @@ public class MailboxResourceAdapter implements ResourceAdapter {
         : current.defaultAckTimeout();
   }
 
+  /**
+   * Where posts held by a JTA transaction are written when the branch votes yes (property
+   * prepareLogDirectory).
+   *
+   * @throws MailboxException with {@link ErrorCode#NOT_STARTED} when the adapter is not running
+   */
+  public PrepareLog prepareLog() {
+    kernel();
+    return prepareLog;
+  }
+
   /** The adapter's scheduler (timers firing onto WorkManager threads). */
   public Scheduler scheduler() {
     kernel();
@@ -221,7 +241,8 @@ public class MailboxResourceAdapter implements ResourceAdapter {
 
   @Override
   public XAResource[] getXAResources(ActivationSpec[] specs) {
-    // Posts held in a transaction live only in memory until commit: nothing to recover yet.
+    // Deliveries to endpoints are not transacted by the adapter. Posts held by a transaction are
+    // recovered through the connection factory's XAResource, which reads the prepare log.
     return new XAResource[0];
   }
 
@@ -337,6 +358,14 @@ public class MailboxResourceAdapter implements ResourceAdapter {
               + jndiName
               + "' is not bound; set the adapter property jdbcDataSource.");
     }
+  }
+
+  public String getPrepareLogDirectory() {
+    return prepareLogDirectory;
+  }
+
+  public void setPrepareLogDirectory(String prepareLogDirectory) {
+    this.prepareLogDirectory = prepareLogDirectory;
   }
 
   public String getFileRoot() {

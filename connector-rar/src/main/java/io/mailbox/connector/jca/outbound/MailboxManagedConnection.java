@@ -83,9 +83,9 @@ final class MailboxManagedConnection implements ManagedConnection {
     }
   }
 
-  void deliverHeld() {
-    Mailbox kernel = kernel();
-    transactionalPosts.commit(kernel::postAll);
+  /** The adapter's prepare log, where a yes vote writes the held posts. */
+  PrepareLog prepareLog() {
+    return adapter.prepareLog();
   }
 
   @Override
@@ -126,6 +126,7 @@ final class MailboxManagedConnection implements ManagedConnection {
   @Override
   public void destroy() {
     cleanup();
+    // Only what was never prepared is dropped: a prepared branch lives on in the prepare log.
     transactionalPosts.rollback();
   }
 

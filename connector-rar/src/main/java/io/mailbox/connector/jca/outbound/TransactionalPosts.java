@@ -3,13 +3,12 @@ package io.mailbox.connector.jca.outbound;
 import io.mailbox.connector.api.MailMessage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Posts held by one physical connection while it takes part in a transaction. Between {@link
- * #begin()} and {@link #commit(Consumer)} / {@link #rollback()} every post is held; commit hands
- * them over in the order they were posted; rollback drops them, so nothing of a rolled-back
- * transaction is ever delivered.
+ * #begin()} and {@link #take()} / {@link #rollback()} every post is held; take hands them over in
+ * the order they were posted (to be logged or delivered); rollback drops them, so nothing of a
+ * rolled-back transaction is ever delivered.
  */
 final class TransactionalPosts {
   private final List<MailMessage> held = new ArrayList<>();
@@ -47,19 +46,14 @@ final class TransactionalPosts {
   }
 
   /**
-   * Ends the transaction and hands every held post, in order and in one call, to {@code deliver}
-   * (so a {@code jdbc:} provider stores a transaction's posts together).
+   * Ends the transaction and returns every held post, in the order posted (posts issued together
+   * stay together, so a {@code jdbc:} provider later stores them in shared transactions).
    */
-  void commit(Consumer<List<MailMessage>> deliver) {
-    List<MailMessage> toDeliver;
-    synchronized (this) {
-      toDeliver = List.copyOf(held);
-      held.clear();
-      active = false;
-    }
-    if (!toDeliver.isEmpty()) {
-      deliver.accept(toDeliver);
-    }
+  synchronized List<MailMessage> take() {
+    List<MailMessage> taken = List.copyOf(held);
+    held.clear();
+    active = false;
+    return taken;
   }
 
   /** Ends the transaction and drops every held post. */

@@ -14,6 +14,7 @@ import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TransactionalPostTest {
   private static final String INBOX = "mem:billing@shop/placed";
@@ -23,9 +24,10 @@ class TransactionalPostTest {
   private MailboxConnection connection;
 
   @BeforeEach
-  void connect() throws Exception {
+  void connect(@TempDir java.nio.file.Path prepareLog) throws Exception {
     adapter = new MailboxResourceAdapter();
     adapter.setMemoryScope("tx-test-" + java.util.UUID.randomUUID());
+    adapter.setPrepareLogDirectory(prepareLog.toString());
     adapter.start(new FakeBootstrapContext());
     MailboxManagedConnectionFactory factory = new MailboxManagedConnectionFactory();
     factory.setResourceAdapter(adapter);
