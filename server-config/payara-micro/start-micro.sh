@@ -34,9 +34,10 @@ timeout="${MAILBOX_START_TIMEOUT:-240}"
 rar="$root/connector-rar/target/mailbox-connector.rar"
 console_war="$root/admin-console-war/target/console.war"
 orders_war="$root/examples/orders-app/target/orders-app.war"
+root_war="$root/root-war/target/ROOT.war"
 micro_jar="$root/server-config/target/payara-micro.jar"
 
-for file in "$rar" "$console_war" "$orders_war" "$micro_jar"; do
+for file in "$rar" "$console_war" "$orders_war" "$root_war" "$micro_jar"; do
   if [ ! -f "$file" ]; then
     echo "Missing $file: build first (bin/run builds and starts)." >&2
     exit 1
@@ -84,7 +85,7 @@ java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
   --systemProperties "$here/micro-system.properties" \
   --prebootcommandfile "$here/pre-boot-commands.asadmin" \
   --postbootcommandfile "$data/post-boot-commands.asadmin" \
-  --deploy "$console_war" --deploy "$orders_war" \
+  --deploy "$root_war" --deploy "$console_war" --deploy "$orders_war" \
   > "$log_file" 2>&1 &
 pid=$!
 echo "$pid" > "$pid_file"
