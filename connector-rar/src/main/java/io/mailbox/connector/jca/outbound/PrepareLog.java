@@ -104,7 +104,19 @@ public final class PrepareLog {
 
   /** Writes the branch's posts down; returns once they are durable. */
   void prepare(Xid xid, List<MailMessage> posts) throws IOException {
-    files.write(new LoggedBranch(BranchId.of(xid), LoggedBranch.State.PREPARED, posts));
+    BranchId id = BranchId.of(xid);
+    try {
+      files.write(new LoggedBranch(id, LoggedBranch.State.PREPARED, posts));
+    } catch (IOException e) {
+      // The rename may have happened before the directory force failed: the vote will be no, so
+      // no entry may claim a yes (recovery would otherwise list a branch that voted to roll back).
+      try {
+        files.delete(id, LoggedBranch.State.PREPARED);
+      } catch (IOException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
   }
 
   /**

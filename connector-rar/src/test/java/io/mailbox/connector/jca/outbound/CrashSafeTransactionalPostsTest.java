@@ -198,6 +198,39 @@ class CrashSafeTransactionalPostsTest {
   }
 
   @Test
+  void aPrepareThatCannotWriteItsLogVotesToRollBackAndDeliversNothing() throws Exception {
+    Path blocker = Files.writeString(mailFolder.resolve("not-a-folder"), "");
+    MailboxResourceAdapter adapter = new MailboxResourceAdapter();
+    adapter.setMemoryScope(scope);
+    adapter.setPrepareLogDirectory(blocker.resolve("prepare-log").toString());
+    adapter.start(new FakeBootstrapContext());
+    adapters.add(adapter);
+    MailboxManagedConnection managed = connect(adapter);
+    XAResource xa = managed.getXAResource();
+    Xid xid = new TestXid(10);
+    xa.start(xid, XAResource.TMNOFLAGS);
+    ((MailboxConnection) managed.getConnection(null, null)).post(letter("order-10", "{}"));
+    xa.end(xid, XAResource.TMSUCCESS);
+
+    assertThatThrownBy(() -> xa.prepare(xid))
+        .isInstanceOf(XAException.class)
+        .extracting(e -> ((XAException) e).errorCode)
+        .isEqualTo(XAException.XA_RBROLLBACK);
+    assertThat(unread(adapter)).isZero();
+  }
+
+  @Test
+  void aPrepareLogDirectoryThatIsAFileStopsTheAdapterAtStart() throws Exception {
+    Path file = Files.writeString(mailFolder.resolve("a-file"), "");
+    MailboxResourceAdapter adapter = new MailboxResourceAdapter();
+    adapter.setPrepareLogDirectory(file.toString());
+
+    assertThatThrownBy(() -> adapter.start(new FakeBootstrapContext()))
+        .hasMessageStartingWith("MBX-1008")
+        .hasMessageContaining("prepareLogDirectory");
+  }
+
+  @Test
   void everyCompletionOfAnUnknownBranchIsRefusedWithNota() throws Exception {
     XAResource xa = connect(start("mem")).getXAResource();
     Xid unknown = new TestXid(8);
