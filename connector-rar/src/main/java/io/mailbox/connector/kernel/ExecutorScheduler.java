@@ -49,6 +49,14 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
     return () -> future.cancel(false);
   }
 
+  /**
+   * Timers waiting to fire (retry backoffs, watchdogs, sweeps); cancelled ones are removed at once.
+   * Read-only, for diagnostics: a number that keeps growing under steady traffic is a leak.
+   */
+  public int pendingTasks() {
+    return ((ScheduledThreadPoolExecutor) timer).getQueue().size();
+  }
+
   @Override
   public void close() {
     timer.shutdownNow();

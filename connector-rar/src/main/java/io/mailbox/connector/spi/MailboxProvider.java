@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -454,6 +455,38 @@ public abstract class MailboxProvider {
   public final int subscriptionCount() {
     return subscriptions.size();
   }
+
+  // ---- diagnostics -----------------------------------------------------------------------------
+
+  /**
+   * The sizes of this provider's bookkeeping: what must stay flat while traffic flows (the soak
+   * command, {@code bin/soak}, watches it). Read-only; each number is read on its own, so together
+   * they are a moment's view, not a consistent snapshot. The base reports {@code subscriptions},
+   * {@code deliveryChains} (subscriber deliveries not yet ended, retry backoffs included), {@code
+   * broadcastAddresses} (entries of the per-address broadcast counter) and {@code
+   * broadcastsInFlight}; the transport adds its own, prefixed with its scheme.
+   *
+   * @return sizes by name, sorted by name
+   */
+  public final Map<String, Long> bookkeeping() {
+    Map<String, Long> sizes = new TreeMap<>();
+    sizes.put("subscriptions", (long) subscriptions.size());
+    sizes.put(
+        "deliveryChains",
+        subscriptions.stream().mapToLong(ProviderSubscription::trackedChains).sum());
+    sizes.put("broadcastAddresses", (long) broadcastsInFlight.size());
+    sizes.put(
+        "broadcastsInFlight",
+        broadcastsInFlight.values().stream().mapToLong(AtomicLong::get).sum());
+    transportBookkeeping(sizes);
+    return Collections.unmodifiableMap(sizes);
+  }
+
+  /**
+   * Adds the transport's bookkeeping sizes (queues, lease tables, dedupe windows, per-address maps)
+   * to {@code sizes}, each key prefixed with the scheme. Must not change anything.
+   */
+  protected void transportBookkeeping(Map<String, Long> sizes) {}
 
   // ---- hooks a transport implements -------------------------------------------------------------
 

@@ -66,6 +66,11 @@ public final class ProviderSubscription implements Subscription {
     chains.remove(chain);
   }
 
+  /** Deliveries to this subscriber not yet ended (for {@link MailboxProvider#bookkeeping()}). */
+  long trackedChains() {
+    return chains.size();
+  }
+
   @Override
   public boolean isActive() {
     return active;

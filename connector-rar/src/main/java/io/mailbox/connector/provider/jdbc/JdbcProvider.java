@@ -1004,6 +1004,47 @@ public final class JdbcProvider extends MailboxProvider {
         address, AddressState.ONLINE, true, counts[0], counts[1], lastActivity, extensions);
   }
 
+  /**
+   * In memory: {@code jdbc.subscriberAddresses}, {@code jdbc.knownAddresses}, {@code
+   * jdbc.addressHashes} (process-wide cache, capped) and {@code jdbc.groupCommitQueued}. In the
+   * database (two counting queries): {@code jdbc.rows.<STATE>} of {@code MBX_QUEUE} (LEASED rows
+   * are the lease table), and the dedupe window's {@code MBX_QUEUE_SEEN} as {@code jdbc.seen} (all
+   * rows) and {@code jdbc.seenLive} (sightings still inside the window).
+   */
+  @Override
+  protected void transportBookkeeping(Map<String, Long> sizes) {
+    sizes.put(SCHEME + ".subscriberAddresses", (long) subscribers.size());
+    sizes.put(SCHEME + ".knownAddresses", (long) known.size());
+    sizes.put(SCHEME + ".addressHashes", (long) HASHES.size());
+    sizes.put(SCHEME + ".groupCommitQueued", groupCommit == null ? 0L : groupCommit.queued());
+    long now = now().toEpochMilli();
+    sql(
+        c -> {
+          for (String state : List.of(READY, LEASED, PARKED)) {
+            sizes.put(SCHEME + ".rows." + state, 0L);
+          }
+          try (PreparedStatement rows =
+                  c.prepareStatement("SELECT STATE, COUNT(*) FROM MBX_QUEUE GROUP BY STATE");
+              ResultSet result = rows.executeQuery()) {
+            while (result.next()) {
+              sizes.put(SCHEME + ".rows." + result.getString(1), result.getLong(2));
+            }
+          }
+          try (PreparedStatement seen =
+              c.prepareStatement(
+                  "SELECT COUNT(*), COALESCE(SUM(CASE WHEN SEEN_UNTIL > ? THEN 1 ELSE 0 END), 0)"
+                      + " FROM MBX_QUEUE_SEEN")) {
+            bind(seen, now);
+            try (ResultSet result = seen.executeQuery()) {
+              result.next();
+              sizes.put(SCHEME + ".seen", result.getLong(1));
+              sizes.put(SCHEME + ".seenLive", result.getLong(2));
+            }
+          }
+          return null;
+        });
+  }
+
   @Override
   public Optional<List<AddressStatus>> enumerate() {
     Set<MailAddress> addresses = new TreeSet<>(known.keySet());

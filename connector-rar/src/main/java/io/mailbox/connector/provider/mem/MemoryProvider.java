@@ -229,6 +229,32 @@ public final class MemoryProvider extends MailboxProvider {
             .toList());
   }
 
+  /**
+   * {@code mem.topics} (addresses on the bus, never removed), and over all of them {@code
+   * mem.queued}, {@code mem.leases} (the lease table: copies in flight under a lease), {@code
+   * mem.parked} and {@code mem.subscribers}.
+   */
+  @Override
+  protected void transportBookkeeping(Map<String, Long> sizes) {
+    long queued = 0;
+    long leases = 0;
+    long parked = 0;
+    long subscribers = 0;
+    List<Map.Entry<MailAddress, MemoryTopic>> topics = bus.topics();
+    for (Map.Entry<MailAddress, MemoryTopic> entry : topics) {
+      MemoryTopic.Counts counts = entry.getValue().counts(now());
+      queued += counts.unread();
+      leases += counts.inFlight();
+      parked += counts.parked();
+      subscribers += counts.subscribers();
+    }
+    sizes.put(SCHEME + ".topics", (long) topics.size());
+    sizes.put(SCHEME + ".queued", queued);
+    sizes.put(SCHEME + ".leases", leases);
+    sizes.put(SCHEME + ".parked", parked);
+    sizes.put(SCHEME + ".subscribers", subscribers);
+  }
+
   private AddressStatus statusOf(MailAddress address, MemoryTopic topic) {
     MemoryTopic.Counts counts = topic.counts(now());
     if (!counts.known()) {
