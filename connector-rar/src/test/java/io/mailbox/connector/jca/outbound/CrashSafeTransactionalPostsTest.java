@@ -262,40 +262,6 @@ class CrashSafeTransactionalPostsTest {
     assertThat(entries()).isEmpty();
   }
 
-  /** Prints what a yes vote costs with its fsyncs; a figure for docs, not an assertion. */
-  @Test
-  void prepareLatencyIsMeasured() throws Exception {
-    MailboxResourceAdapter adapter = start("mem");
-    MailboxManagedConnection managed = connect(adapter);
-    int rounds = 300;
-    long[] prepareNanos = new long[rounds];
-    long started = System.nanoTime();
-    for (int i = 0; i < rounds; i++) {
-      Xid xid = new TestXid(1000 + i);
-      XAResource xa = managed.getXAResource();
-      xa.start(xid, XAResource.TMNOFLAGS);
-      ((MailboxConnection) managed.getConnection(null, null)).post(letter("m-" + i, "{}"));
-      xa.end(xid, XAResource.TMSUCCESS);
-      long before = System.nanoTime();
-      assertThat(xa.prepare(xid)).isEqualTo(XAResource.XA_OK);
-      prepareNanos[i] = System.nanoTime() - before;
-      xa.commit(xid, false);
-    }
-    long total = System.nanoTime() - started;
-    Arrays.sort(prepareNanos);
-    System.out.printf(
-        "PrepareLog: %d prepare+commit rounds in %d ms; prepare median %.2f ms, p90 %.2f ms,"
-            + " p99 %.2f ms (%s)%n",
-        rounds,
-        total / 1_000_000,
-        prepareNanos[rounds / 2] / 1e6,
-        prepareNanos[rounds * 9 / 10] / 1e6,
-        prepareNanos[rounds * 99 / 100] / 1e6,
-        Files.getFileStore(logDirectory).type());
-    assertThat(fetchAll(adapter)).hasSize(rounds);
-    assertThat(entries()).isEmpty();
-  }
-
   // ---- helpers ---------------------------------------------------------------------------------
 
   private MailboxResourceAdapter start(String providers) throws Exception {
