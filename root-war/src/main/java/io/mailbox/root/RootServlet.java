@@ -14,9 +14,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The root context's only servlet. Payara Micro stops its applications one by one before it closes
  * the HTTP listener; in between, a request for a stopped application used to get the server's HTML
  * 404 (thousands of them in the crash test's SIGTERM round), which a client reads as "wrong URL".
- * Here it gets 503 with Retry-After. Deployed first by the start script, this context is stopped
- * last; a JVM shutdown hook marks the shutdown so that even requests for unknown paths are told to
- * come back once it began.
+ * Here it gets 503 with Retry-After. The start script deploys it last: Payara Micro stops its
+ * applications in the order it deployed them (measured: deployed first, this context was stopped
+ * first and the others' requests then got empty 500s), so this one outlives them. A JVM shutdown
+ * hook marks the shutdown so that even requests for unknown paths are told to come back.
  */
 @WebServlet(urlPatterns = "/", loadOnStartup = 1)
 public class RootServlet extends HttpServlet {

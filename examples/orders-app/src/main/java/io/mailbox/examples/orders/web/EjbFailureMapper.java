@@ -1,0 +1,76 @@
+package io.mailbox.examples.orders.web;
+
+import io.mailbox.connector.api.HandlerNotReady;
+import io.mailbox.connector.api.ServerShutdown;
+import io.mailbox.connector.api.ShutdownFilter;
+import jakarta.ejb.EJBException;
+import jakarta.json.Json;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A failed bean call as the example's clients should see it. While the server stops, the EJB
+ * container refuses calls ("Attempt to invoke when container is in STOPPED" on Payara): that is 503
+ * with Retry-After — nothing was written, come back — not a 500 with an HTML page (77 of them in
+ * one crash-test SIGTERM round). A bean that failed is a 500 with a JSON body that names no
+ * internals.
+ */
+@Provider
+public class EjbFailureMapper implements ExceptionMapper<EJBException> {
+  private static final Logger LOG = Logger.getLogger(EjbFailureMapper.class.getName());
+
+  @Override
+  public Response toResponse(EJBException failure) {
+    // Stopping: the container refuses calls, or a call fails on a part already stopped (a closed
+    // persistence unit, a stopped pool). Either way nothing was written: come back.
+    if (HandlerNotReady.is(failure)
+        || ServerShutdown.inProgress()
+        || databaseUnreachable(failure)) {
+      return json(
+              Response.Status.SERVICE_UNAVAILABLE,
+              "MBX-5003",
+              "The application is starting or stopping: retry after "
+                  + ShutdownFilter.RETRY_AFTER_SECONDS
+                  + " s.")
+          .header("Retry-After", ShutdownFilter.RETRY_AFTER_SECONDS)
+          .build();
+    }
+    LOG.log(Level.WARNING, "A bean call failed", failure);
+    return json(Response.Status.INTERNAL_SERVER_ERROR, "MBX-5000", "The server failed.").build();
+  }
+
+  /**
+   * Whether the database was out of reach (connection refused or lost, server shutting down):
+   * transient, so 503 like a stop. SQLSTATE class 08 is "connection exception", 57P "operator
+   * intervention" (PostgreSQL's admin shutdown).
+   */
+  static boolean databaseUnreachable(Throwable failure) {
+    Throwable current = failure;
+    for (int depth = 0; current != null && depth < 16; depth++) {
+      if (current instanceof SQLTransientException || current instanceof SQLRecoverableException) {
+        return true;
+      }
+      if (current instanceof SQLException sql
+          && sql.getSQLState() != null
+          && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+        return true;
+      }
+      current = current.getCause();
+    }
+    return false;
+  }
+
+  private static Response.ResponseBuilder json(
+      Response.Status status, String code, String message) {
+    return Response.status(status)
+        .type(MediaType.APPLICATION_JSON_TYPE)
+        .entity(Json.createObjectBuilder().add("code", code).add("message", message).build());
+  }
+}

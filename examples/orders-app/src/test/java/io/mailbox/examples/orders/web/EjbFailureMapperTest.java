@@ -1,0 +1,39 @@
+package io.mailbox.examples.orders.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.ejb.EJBException;
+import jakarta.persistence.PersistenceException;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import org.junit.jupiter.api.Test;
+
+class EjbFailureMapperTest {
+  @Test
+  void aConnectionFailureAnywhereInTheChainIsTransient() {
+    EJBException refused =
+        new EJBException(
+            new PersistenceException(
+                new SQLException("Connection to 127.0.0.1:5432 refused", "08001")));
+    assertThat(EjbFailureMapper.databaseUnreachable(refused)).isTrue();
+    assertThat(
+            EjbFailureMapper.databaseUnreachable(
+                new EJBException(new SQLTransientConnectionException("pool timed out"))))
+        .isTrue();
+    assertThat(
+            EjbFailureMapper.databaseUnreachable(
+                new EJBException(new SQLException("terminating connection", "57P01"))))
+        .isTrue();
+  }
+
+  @Test
+  void aConstraintViolationOrAnyOtherFailureIsNot() {
+    assertThat(
+            EjbFailureMapper.databaseUnreachable(
+                new EJBException(new SQLException("duplicate key", "23505"))))
+        .isFalse();
+    assertThat(EjbFailureMapper.databaseUnreachable(new EJBException(new IllegalStateException())))
+        .isFalse();
+    assertThat(EjbFailureMapper.databaseUnreachable(new EJBException())).isFalse();
+  }
+}
