@@ -48,6 +48,8 @@ public class Outbox {
    * @return the envelope id (also the id of every message the relay publishes for it)
    * @throws OutboxEnvelopeTooLargeException over the size limit; the caller's transaction rolls
    *     back
+   * @throws OutboxWriteRefusedException an envelope id, ordering key, tenant or address longer than
+   *     its column (MBX-3007), refused before the row exists; the caller's transaction rolls back
    */
   public <T> String write(
       IntegrationEventDefinition<T> definition, JsonValue data, WriteOptions options) {

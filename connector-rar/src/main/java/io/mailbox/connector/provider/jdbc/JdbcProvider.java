@@ -89,6 +89,7 @@ public final class JdbcProvider extends MailboxProvider {
   private GroupCommit<Row, Boolean> groupCommit = newGroupCommit();
   private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
   private io.mailbox.connector.kernel.Scheduler.Cancellable pump; // guarded by this
+  private io.mailbox.connector.kernel.Scheduler.Cancellable seenSweep; // guarded by this
 
   public JdbcProvider(DataSource dataSource, Clock clock, Scheduler scheduler) {
     this(dataSource, clock, scheduler, false);
@@ -140,7 +141,44 @@ public final class JdbcProvider extends MailboxProvider {
           "The dedupe window must be zero (off) or positive.");
     }
     this.dedupeWindow = window;
+    startSeenSweep();
     return this;
+  }
+
+  /**
+   * Deletes sightings whose window ended, every window (at least 1 s, at most 1 min) while the
+   * dedupe window is on. Without it, {@code MBX_QUEUE_SEEN} kept one row per message id forever
+   * (the soak: 1,020,000 rows after 1,000,000 messages); an expired row was only reused when the
+   * same id came again. Safe beside {@link #admit}: a sighting revived by its UPDATE is no longer
+   * expired when the DELETE re-checks it, and one deleted first is simply inserted again.
+   */
+  private synchronized void startSeenSweep() {
+    if (seenSweep == null && isStarted() && !dedupeWindow.isZero()) {
+      seenSweep = scheduler().schedule(seenSweepInterval(), this::sweepExpiredSightings);
+    }
+  }
+
+  private java.time.Duration seenSweepInterval() {
+    java.time.Duration second = java.time.Duration.ofSeconds(1);
+    java.time.Duration minute = java.time.Duration.ofMinutes(1);
+    return dedupeWindow.compareTo(second) < 0
+        ? second
+        : dedupeWindow.compareTo(minute) > 0 ? minute : dedupeWindow;
+  }
+
+  private void sweepExpiredSightings() {
+    try {
+      long now = now().toEpochMilli();
+      sql(c -> update(c, "DELETE FROM MBX_QUEUE_SEEN WHERE SEEN_UNTIL <= ?", now));
+    } catch (RuntimeException e) {
+      // The database may be briefly away; the next round deletes what this one could not.
+      LOG.warning(() -> "Could not delete expired jdbc: dedupe sightings: " + e.getMessage());
+    } finally {
+      synchronized (this) {
+        seenSweep = null;
+      }
+      startSeenSweep();
+    }
   }
 
   /**
@@ -165,6 +203,7 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void onStart() {
+    startSeenSweep();
     if (createTable) {
       sql(
           c -> {
@@ -939,6 +978,10 @@ public final class JdbcProvider extends MailboxProvider {
       if (pump != null) {
         pump.cancel();
         pump = null;
+      }
+      if (seenSweep != null) {
+        seenSweep.cancel();
+        seenSweep = null;
       }
     }
     if (purge) {

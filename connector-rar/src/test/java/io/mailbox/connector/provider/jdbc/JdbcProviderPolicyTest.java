@@ -24,14 +24,15 @@ class JdbcProviderPolicyTest {
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));
 
+  private final ManualScheduler scheduler = new ManualScheduler(clock);
+
   private JdbcDataSource h2;
 
   private JdbcProvider provider(int maxDeliveries, Duration ttl) {
     h2 = new JdbcDataSource();
     h2.setURL("jdbc:h2:mem:policy-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
     h2.setUser("sa");
-    JdbcProvider provider =
-        new JdbcProvider(h2, clock, new ManualScheduler(clock), true, maxDeliveries, ttl);
+    JdbcProvider provider = new JdbcProvider(h2, clock, scheduler, true, maxDeliveries, ttl);
     provider.enableDeadLetterQueue(DeadLetterPolicy.defaults());
     provider.start();
     return provider;
@@ -109,6 +110,35 @@ class JdbcProviderPolicyTest {
     assertThat(provider.status(WORK).unreadCount())
         .as("outside the window: a new message")
         .isEqualTo(2);
+  }
+
+  @Test
+  void expiredSightingsAreDeletedSoTheDedupeTableDoesNotGrowWithoutBound() throws Exception {
+    JdbcProvider provider = provider(0, Duration.ZERO).withDedupeWindow(Duration.ofSeconds(10));
+    for (int i = 0; i < 50; i++) {
+      provider.post(MailMessage.to(WORK).id("seen-" + i).body("{}").build());
+    }
+    assertThat(sightings()).isEqualTo(50);
+
+    scheduler.advance(Duration.ofSeconds(5));
+    provider.post(MailMessage.to(WORK).id("late").body("{}").build());
+    assertThat(sightings()).as("nothing expired yet").isEqualTo(51);
+
+    scheduler.advance(Duration.ofSeconds(6)); // the first fifty are past their window
+    assertThat(sightings()).as("only the live sighting is left").isEqualTo(1);
+    provider.post(MailMessage.to(WORK).id("late").body("{}").build());
+    assertThat(provider.status(WORK).unreadCount())
+        .as("the live sighting still collapses its repeat")
+        .isEqualTo(51);
+  }
+
+  private int sightings() throws Exception {
+    try (var c = h2.getConnection();
+        var s = c.createStatement();
+        var rs = s.executeQuery("SELECT COUNT(*) FROM MBX_QUEUE_SEEN")) {
+      rs.next();
+      return rs.getInt(1);
+    }
   }
 
   @Test
