@@ -5,7 +5,6 @@ import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
@@ -13,12 +12,17 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * An outgoing channel: posts each message to the channel's address on the calling thread, then acks
- * it; a refused post nacks it. On the caller's thread inside a JTA transaction, the post is
- * enlisted like any connection-factory post: delivered only if the transaction commits.
+ * it; a refused post nacks it (and dooms the caller's transaction, if any) while the channel stays
+ * open for the next message. On the caller's thread inside a JTA transaction, the post is enlisted
+ * like any connection-factory post: delivered only if the transaction commits.
  */
 final class MailboxSender {
   private static final Logger LOG = Logger.getLogger(MailboxSender.class.getName());
-  private static final Jsonb JSON = JsonbBuilder.create();
+
+  /** JSON-B only for payloads that are not text, created on first use. */
+  private static final class Json {
+    static final Jsonb BINDING = JsonbBuilder.create();
+  }
 
   private final ChannelSettings settings;
   private final Supplier<MailboxConnectionFactory> connections;
@@ -51,7 +55,12 @@ final class MailboxSender {
                   + settings.address()
                   + " refused: "
                   + e.getMessage());
-      return message.nack(e).thenCompose(ignored -> CompletableFuture.failedFuture(e));
+      // The sender's transaction, if any, must not commit without this message (an order without
+      // its shipping request); the channel itself goes on. Failing the returned stage instead
+      // cancelled the channel's stream for good: after a 20 s database outage every later send on
+      // it failed with SRMSG00028 "subscription cancelled" (974 orders refused in the outage test).
+      CallerTransaction.setRollbackOnly();
+      return message.nack(e);
     }
     // Acknowledged only once the provider (or, in a transaction, the enlisted connection) accepted
     // it.
@@ -66,7 +75,7 @@ final class MailboxSender {
 
   private MailMessage toLetter(Message<?> message) {
     Object payload = message.getPayload();
-    String body = payload instanceof String text ? text : JSON.toJson(payload);
+    String body = payload instanceof String text ? text : Json.BINDING.toJson(payload);
     MailMessage.Builder letter = MailMessage.to(settings.address()).body(body);
     if (message instanceof OutgoingMailboxMessage<?> outgoing) {
       outgoing.id().ifPresent(letter::id);

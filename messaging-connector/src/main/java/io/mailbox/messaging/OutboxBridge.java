@@ -3,8 +3,6 @@ package io.mailbox.messaging;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.OutboxWriter;
-import jakarta.transaction.Status;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
@@ -24,14 +22,7 @@ final class OutboxBridge {
 
   /** Whether this thread is inside an active JTA transaction. */
   static boolean inTransaction() {
-    try {
-      TransactionSynchronizationRegistry registry =
-          (TransactionSynchronizationRegistry)
-              new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
-      return registry.getTransactionStatus() == Status.STATUS_ACTIVE;
-    } catch (NamingException e) {
-      return false;
-    }
+    return CallerTransaction.isActive();
   }
 
   /** Writes the payload (JSON, or a JSON string for plain text) as an event to {@code address}. */

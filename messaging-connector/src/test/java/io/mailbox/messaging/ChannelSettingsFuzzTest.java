@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigValue;
-import org.eclipse.microprofile.config.spi.ConfigSource;
-import org.eclipse.microprofile.config.spi.Converter;
 
 /**
  * Fuzzing a channel's settings (issue 20): whatever values MicroProfile Config hands the connector
@@ -93,43 +87,5 @@ class ChannelSettingsFuzzTest {
             Long.MAX_VALUE,
             Long.MIN_VALUE),
         Arbitraries.just(null));
-  }
-
-  /** The connector's view of MicroProfile Config: values already converted to their types. */
-  private record MapConfig(Map<String, Object> values) implements Config {
-    @Override
-    public <T> Optional<T> getOptionalValue(String name, Class<T> type) {
-      return Optional.ofNullable(values.get(name)).map(type::cast);
-    }
-
-    @Override
-    public <T> T getValue(String name, Class<T> type) {
-      return getOptionalValue(name, type).orElseThrow();
-    }
-
-    @Override
-    public ConfigValue getConfigValue(String name) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Iterable<String> getPropertyNames() {
-      return values.keySet();
-    }
-
-    @Override
-    public Iterable<ConfigSource> getConfigSources() {
-      return List.of();
-    }
-
-    @Override
-    public <T> Optional<Converter<T>> getConverter(Class<T> type) {
-      return Optional.empty();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) {
-      throw new UnsupportedOperationException();
-    }
   }
 }
