@@ -3,7 +3,6 @@ package io.mailbox.benchmarks.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,14 +13,6 @@ import org.junit.jupiter.api.Test;
  * About 25 s on a 2-core machine.
  */
 class SoakShortIT {
-  /**
-   * Growth already known and reported, not yet fixed: {@code MBX_QUEUE_SEEN} keeps a row for every
-   * id the dedupe window ever admitted (an expired row is only reused when the same id is posted
-   * again), so it grows by one row per message for ever — docs/benchmarks.md, "Soak". Remove it
-   * from this set once the provider purges expired sightings; every other series must stay flat.
-   */
-  private static final Set<String> KNOWN_OPEN_GROWTH = Set.of("jdbc.seen");
-
   @Test
   void twentyThousandMessagesLoseNothingAndLeaveHeapAndBookkeepingFlat() throws Exception {
     List<ProviderSoak> results = Soak.run(20_000, List.of("mem", "jdbc"), System.out);
@@ -33,7 +24,7 @@ class SoakShortIT {
       assertThat(soak.duplicates()).as(soak.scheme() + ": messages applied twice").isZero();
       assertThat(soak.growing())
           .as(soak.scheme() + ": series growing (" + Flatness.rule() + ")")
-          .isSubsetOf(KNOWN_OPEN_GROWTH);
+          .isEmpty();
     }
   }
 }

@@ -141,7 +141,7 @@ public final class JdbcProvider extends MailboxProvider {
           "The dedupe window must be zero (off) or positive.");
     }
     this.dedupeWindow = window;
-    startSeenSweep();
+    startSeenSweep(false);
     return this;
   }
 
@@ -152,8 +152,9 @@ public final class JdbcProvider extends MailboxProvider {
    * same id came again. Safe beside {@link #admit}: a sighting revived by its UPDATE is no longer
    * expired when the DELETE re-checks it, and one deleted first is simply inserted again.
    */
-  private synchronized void startSeenSweep() {
-    if (seenSweep == null && isStarted() && !dedupeWindow.isZero()) {
+  private synchronized void startSeenSweep(boolean starting) {
+    // While onStart runs, isStarted() is still false: the start says so itself.
+    if (seenSweep == null && (starting || isStarted()) && !dedupeWindow.isZero()) {
       seenSweep = scheduler().schedule(seenSweepInterval(), this::sweepExpiredSightings);
     }
   }
@@ -177,7 +178,7 @@ public final class JdbcProvider extends MailboxProvider {
       synchronized (this) {
         seenSweep = null;
       }
-      startSeenSweep();
+      startSeenSweep(false);
     }
   }
 
@@ -203,7 +204,7 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void onStart() {
-    startSeenSweep();
+    startSeenSweep(true);
     if (createTable) {
       sql(
           c -> {

@@ -132,6 +132,22 @@ class JdbcProviderPolicyTest {
         .isEqualTo(51);
   }
 
+  @Test
+  void aWindowSetBeforeTheStartIsSweptToo() throws Exception {
+    h2 = new JdbcDataSource();
+    h2.setURL("jdbc:h2:mem:policy-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
+    h2.setUser("sa");
+    JdbcProvider provider =
+        new JdbcProvider(h2, clock, scheduler, true, 0, Duration.ZERO)
+            .withDedupeWindow(Duration.ofSeconds(2));
+    provider.start();
+    provider.post(MailMessage.to(WORK).id("early").body("{}").build());
+    assertThat(sightings()).isEqualTo(1);
+
+    scheduler.advance(Duration.ofSeconds(5));
+    assertThat(sightings()).isZero();
+  }
+
   private int sightings() throws Exception {
     try (var c = h2.getConnection();
         var s = c.createStatement();
