@@ -68,6 +68,27 @@ mailbox_adapter_properties() {
   printf '%s' "$properties"
 }
 
+# Prints the asadmin commands that point Payara Micro's default datasource (java:comp/DefaultDataSource,
+# jdbc/__default) at PostgreSQL: MAILBOX_PG_URL, MAILBOX_PG_USER (default mailbox),
+# MAILBOX_PG_PASSWORD. Non-XA (PostgreSQL's default max_prepared_transactions = 0 fails every XA
+# commit, PLATFORM.md). Connections are validated when handed out and all are dropped when one
+# fails, so the pool recovers by itself after the database restarts (the outage test).
+mailbox_micro_postgresql_commands() {
+  local esc='s/[:=]/\\&/g'
+  local properties
+  properties="url=$(printf '%s' "$MAILBOX_PG_URL" | sed -e "$esc"):user=$(printf '%s' "${MAILBOX_PG_USER:-mailbox}" | sed -e "$esc")"
+  # Payara's pool wants a password even for a database that asks none (trust authentication):
+  # asadmin spells the empty string ().
+  if [ -n "${MAILBOX_PG_PASSWORD:-}" ]; then
+    properties="$properties:password=$(printf '%s' "$MAILBOX_PG_PASSWORD" | sed -e "$esc")"
+  else
+    properties="$properties:password=()"
+  fi
+  printf '%s\n' \
+    "create-jdbc-connection-pool --datasourceclassname org.postgresql.ds.PGSimpleDataSource --restype javax.sql.DataSource --isconnectvalidatereq true --validationmethod custom-validation --validationclassname org.glassfish.api.jdbc.validation.PostgresConnectionValidation --failconnection true --property $properties MailboxPostgresPool" \
+    "set resources.jdbc-resource.jdbc/__default.pool-name=MailboxPostgresPool"
+}
+
 # Waits until the console and the example answer over HTTP (a failed deployment can leave a server
 # running), at most $3 seconds. Returns 1 on time-out; the codes last seen are in console_code and
 # orders_code.

@@ -12,6 +12,9 @@
 #   MAILBOX_CONSOLE_PASSWORD   console password (default: generated once into <data>/console-password)
 #   MAILBOX_PROVIDERS          providers the adapter starts (default mem,jdbc; add amqp for RabbitMQ)
 #   MAILBOX_AMQP_URI           the RabbitMQ broker for amqp: (default amqp://guest:guest@127.0.0.1:5672/%2F)
+#   MAILBOX_DATASOURCE         h2 (default: embedded in the data folder) or postgresql
+#   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
+#   MAILBOX_PG_USER            for postgresql (default mailbox); MAILBOX_PG_PASSWORD if it needs one
 #   MAILBOX_JAVA_OPTS          extra JVM options for Payara Micro
 #   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 240)
 set -euo pipefail
@@ -36,6 +39,15 @@ console_war="$root/admin-console-war/target/console.war"
 orders_war="$root/examples/orders-app/target/orders-app.war"
 root_war="$root/root-war/target/ROOT.war"
 micro_jar="$root/server-config/target/payara-micro.jar"
+datasource="${MAILBOX_DATASOURCE:-h2}"
+extra_libs=()
+case "$datasource" in
+  h2) ;;
+  postgresql)
+    : "${MAILBOX_PG_URL:?set MAILBOX_PG_URL=jdbc:postgresql://host:port/database}"
+    extra_libs=(--addlibs "$root/server-config/target/postgresql.jar") ;;
+  *) echo "MAILBOX_DATASOURCE must be h2 or postgresql" >&2; exit 2 ;;
+esac
 
 for file in "$rar" "$console_war" "$orders_war" "$root_war" "$micro_jar"; do
   if [ ! -f "$file" ]; then
@@ -70,14 +82,24 @@ if [ -f "$log_file" ]; then mv -f "$log_file" "$log_file.1"; fi
 
 mailbox_console_account "$data"
 
-adapter_properties="$(mailbox_adapter_properties)"
+# Posts held by a JTA transaction on the adapter's connection are logged here once voted for
+# (docs/transactions.md): in the data folder, beside the database.
+adapter_properties="$(mailbox_adapter_properties):prepareLogDirectory=${data//:/\\:}/prepare-log"
 # '#', '&' and '\' mean something to sed in the replacement: escaped.
 adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/g')"
-# The filled-in file may hold the broker password: readable by this user only.
-(umask 077 && sed -e "s#@H2_URL@#$(mailbox_h2_url "$data")#" \
+# The filled-in file may hold the broker and database passwords: readable by this user only. On
+# PostgreSQL the default datasource is repointed first, before the adapter (whose jdbc: provider
+# uses it) is deployed.
+(
+  umask 077
+  if [ "$datasource" = postgresql ]; then
+    mailbox_micro_postgresql_commands
+  fi
+  sed -e "s#@H2_URL@#$(mailbox_h2_url "$data")#" \
     -e "s#@RAR@#$rar#" \
     -e "s#@ADAPTER_PROPERTIES@#$adapter_replacement#" \
-    "$here/post-boot-commands.asadmin" > "$data/post-boot-commands.asadmin")
+    "$here/post-boot-commands.asadmin"
+) > "$data/post-boot-commands.asadmin"
 
 # shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
 java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
@@ -85,7 +107,8 @@ java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
   --systemProperties "$here/micro-system.properties" \
   --prebootcommandfile "$here/pre-boot-commands.asadmin" \
   --postbootcommandfile "$data/post-boot-commands.asadmin" \
-  --deploy "$root_war" --deploy "$console_war" --deploy "$orders_war" \
+  "${extra_libs[@]+"${extra_libs[@]}"}" \
+  --deploy "$console_war" --deploy "$orders_war" --deploy "$root_war" \
   > "$log_file" 2>&1 &
 pid=$!
 echo "$pid" > "$pid_file"

@@ -5,6 +5,7 @@ import io.mailbox.connector.api.ServerShutdown;
 import io.mailbox.connector.api.ShutdownFilter;
 import jakarta.ejb.EJBException;
 import jakarta.json.Json;
+import jakarta.resource.spi.ResourceAllocationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -47,14 +48,17 @@ public class EjbFailureMapper implements ExceptionMapper<EJBException> {
   }
 
   /**
-   * Whether the database was out of reach (connection refused or lost, server shutting down):
-   * transient, so 503 like a stop. SQLSTATE class 08 is "connection exception", 57P "operator
-   * intervention" (PostgreSQL's admin shutdown).
+   * Whether the database was out of reach (connection refused or lost, server shutting down, no
+   * usable pooled connection): transient, so 503 like a stop. SQLSTATE class 08 is "connection
+   * exception", 57P "operator intervention" (PostgreSQL's admin shutdown); the container's pool
+   * says it with a {@link ResourceAllocationException} (under an SQLException with no state).
    */
   static boolean databaseUnreachable(Throwable failure) {
     Throwable current = failure;
     for (int depth = 0; current != null && depth < 16; depth++) {
-      if (current instanceof SQLTransientException || current instanceof SQLRecoverableException) {
+      if (current instanceof SQLTransientException
+          || current instanceof SQLRecoverableException
+          || current instanceof ResourceAllocationException) {
         return true;
       }
       if (current instanceof SQLException sql

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.ejb.EJBException;
 import jakarta.persistence.PersistenceException;
+import jakarta.resource.spi.ResourceAllocationException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,11 @@ class EjbFailureMapperTest {
     assertThat(
             EjbFailureMapper.databaseUnreachable(
                 new EJBException(new SQLException("terminating connection", "57P01"))))
+        .isTrue();
+    SQLException pool = new SQLException("Error in allocating a connection");
+    pool.initCause(new ResourceAllocationException("the physical connection is not usable"));
+    assertThat(
+            EjbFailureMapper.databaseUnreachable(new EJBException(new PersistenceException(pool))))
         .isTrue();
   }
 
