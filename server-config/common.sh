@@ -74,13 +74,15 @@ mailbox_adapter_properties() {
 # commit, PLATFORM.md). Connections are validated when handed out and all are dropped when one
 # fails, so the pool recovers by itself after the database restarts (the outage test).
 mailbox_micro_postgresql_commands() {
-  local esc='s/[:=]/\\&/g'
+  # asadmin's property syntax: ':' separates, '=' assigns, '\' escapes.
+  local esc='s/[\\:=]/\\&/g'
   local properties
   properties="url=$(printf '%s' "$MAILBOX_PG_URL" | sed -e "$esc"):user=$(printf '%s' "${MAILBOX_PG_USER:-mailbox}" | sed -e "$esc")"
-  # Payara's pool wants a password even for a database that asks none (trust authentication):
-  # asadmin spells the empty string ().
+  # The password is never written down: the pool reads it from the server's environment when it
+  # connects (${ENV=...}). Payara's pool wants a password even for a database that asks none
+  # (trust authentication): asadmin spells the empty string ().
   if [ -n "${MAILBOX_PG_PASSWORD:-}" ]; then
-    properties="$properties:password=$(printf '%s' "$MAILBOX_PG_PASSWORD" | sed -e "$esc")"
+    properties="$properties:password=\${ENV=MAILBOX_PG_PASSWORD}"
   else
     properties="$properties:password=()"
   fi

@@ -87,11 +87,11 @@ mailbox_console_account "$data"
 adapter_properties="$(mailbox_adapter_properties):prepareLogDirectory=${data//:/\\:}/prepare-log"
 # '#', '&' and '\' mean something to sed in the replacement: escaped.
 adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/g')"
-# The filled-in file may hold the broker and database passwords: readable by this user only. On
-# PostgreSQL the default datasource is repointed first, before the adapter (whose jdbc: provider
-# uses it) is deployed.
+# The filled-in file may hold the broker password: created under the umask 077 set above, so
+# readable by this user only (the database password is not in it: the pool reads it from the
+# environment). On PostgreSQL the default datasource is repointed first, before the adapter
+# (whose jdbc: provider uses it) is deployed.
 (
-  umask 077
   if [ "$datasource" = postgresql ]; then
     mailbox_micro_postgresql_commands
   fi

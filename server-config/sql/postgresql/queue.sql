@@ -15,11 +15,12 @@ CREATE TABLE MBX_QUEUE (
 );
 CREATE INDEX MBX_QUEUE_NEXT ON MBX_QUEUE (ADDRESS_HASH, STATE, SEQ);
 CREATE INDEX MBX_QUEUE_MESSAGE ON MBX_QUEUE (MESSAGE_ID);
--- Ids already posted to an address, for the dedupe window (kept until SEEN_UNTIL; expired rows are
--- reused on the next sighting).
+-- Ids already posted to an address, for the dedupe window (kept until SEEN_UNTIL; the provider
+-- deletes expired rows every window, at most every minute, by the SEEN_UNTIL index).
 CREATE TABLE MBX_QUEUE_SEEN (
   ADDRESS_HASH CHAR(64)     NOT NULL,
   MESSAGE_ID   VARCHAR(128) NOT NULL,
   SEEN_UNTIL   BIGINT       NOT NULL,
   PRIMARY KEY (ADDRESS_HASH, MESSAGE_ID)
 );
+CREATE INDEX MBX_QUEUE_SEEN_UNTIL ON MBX_QUEUE_SEEN (SEEN_UNTIL);

@@ -1,8 +1,10 @@
 package io.mailbox.messaging;
 
+import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.connector.api.MailboxException;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import java.util.concurrent.CompletionStage;
@@ -35,16 +37,40 @@ final class MailboxSender {
   }
 
   CompletionStage<Void> send(Message<?> message) {
+    SenderTransaction origin =
+        message instanceof OutgoingMailboxMessage<?> outgoing ? outgoing.origin() : null;
     MailMessage letter;
     try {
+      if (origin != null && origin.isTransactional() && !origin.isCurrent()) {
+        // Handed over on another sender's thread (or after its own transaction ended): written
+        // here it would commit or roll back with somebody else's work. Its own transaction rolls
+        // back instead (SenderTransaction).
+        throw new MailboxException(
+            ErrorCode.SENT_OUTSIDE_ITS_TRANSACTION,
+            "Channel "
+                + settings.channel()
+                + ": a message created in a transaction reached the channel outside it; not"
+                + " written, its sender's transaction is rolled back");
+      }
       letter = toLetter(message);
       if (outbox != null && OutboxBridge.inTransaction()) {
         // In the caller's transaction: an outbox row, published by the relay only after commit.
         outbox.write(settings.address().toString(), letter.body(), explicitId(message));
+      } else if (outbox != null && CallerTransaction.exists()) {
+        // A transaction marked for rollback (or completing): posting on our own would deliver a
+        // message whose sender's work is undone.
+        throw new MailboxException(
+            ErrorCode.SENT_OUTSIDE_ITS_TRANSACTION,
+            "Channel "
+                + settings.channel()
+                + ": the sender's transaction is no longer active; not written");
       } else {
         try (MailboxConnection connection = connections.get().getConnection()) {
           connection.post(letter);
         }
+      }
+      if (origin != null) {
+        origin.markWritten();
       }
     } catch (RuntimeException e) {
       LOG.warning(
@@ -59,8 +85,11 @@ final class MailboxSender {
       // its shipping request); the channel itself goes on. Failing the returned stage instead
       // cancelled the channel's stream for good: after a 20 s database outage every later send on
       // it failed with SRMSG00028 "subscription cancelled" (974 orders refused in the outage test).
-      CallerTransaction.setRollbackOnly();
-      return message.nack(e);
+      if (origin == null || origin.isCurrent()) {
+        CallerTransaction.setRollbackOnly();
+      }
+      // A nack that fails must not fail the stage either (that too would end the channel).
+      return message.nack(e).exceptionally(nackFailed -> null);
     }
     // Acknowledged only once the provider (or, in a transaction, the enlisted connection) accepted
     // it.

@@ -52,6 +52,75 @@ class MailboxSenderTest {
     assertThat(posted).as("the next message went through").containsExactly("second");
   }
 
+  @Test
+  void aMessageIsWrittenOnlyInTheTransactionItWasCreatedIn() throws Exception {
+    FakeTransactions transactions = new FakeTransactions();
+    CallerTransaction.registries = () -> java.util.Optional.of(transactions);
+    try {
+      down.set(false);
+      MailboxSender sender = sender();
+      Object orderA = "order A's transaction";
+      Object orderB = "order B's transaction";
+
+      transactions.enter(orderA);
+      OutgoingMailboxMessage<String> forA = OutgoingMailboxMessage.of("ship A");
+      AtomicReference<Throwable> nackedA = new AtomicReference<>();
+      // The emitter's drain loop hands A's message over on B's thread, inside B's transaction.
+      transactions.enter(orderB);
+      sender
+          .send(
+              forA.withNack(
+                  reason -> {
+                    nackedA.set(reason);
+                    return CompletableFuture.completedFuture(null);
+                  }))
+          .toCompletableFuture()
+          .get(10, TimeUnit.SECONDS);
+      assertThat(posted).as("not written into B's transaction").isEmpty();
+      assertThat(nackedA.get()).hasMessageContaining("MBX-2005");
+      assertThat(transactions.isRollbackOnly(orderB))
+          .as("B is not doomed for A's message")
+          .isFalse();
+      assertThat(transactions.complete(orderA))
+          .as("A completes without its message: rolled back")
+          .isFalse();
+
+      // B's own message, on B's thread: written, and B commits.
+      OutgoingMailboxMessage<String> forB = OutgoingMailboxMessage.of("ship B");
+      sender.send(forB).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      assertThat(posted).containsExactly("ship B");
+      assertThat(transactions.complete(orderB)).isTrue();
+    } finally {
+      CallerTransaction.registries = () -> java.util.Optional.empty();
+      transactions.enter(null);
+    }
+  }
+
+  @Test
+  void aMessageCreatedInATransactionAndNeverSentRollsItBack() {
+    FakeTransactions transactions = new FakeTransactions();
+    CallerTransaction.registries = () -> java.util.Optional.of(transactions);
+    try {
+      transactions.enter("T");
+      OutgoingMailboxMessage.of("forgotten");
+      assertThat(transactions.complete("T")).isFalse();
+    } finally {
+      CallerTransaction.registries = () -> java.util.Optional.empty();
+      transactions.enter(null);
+    }
+  }
+
+  private MailboxSender sender() {
+    return new MailboxSender(
+        ChannelSettings.from(
+            new MapConfig(
+                Map.of(
+                    "channel-name", "shipping-requests",
+                    "connection-factory", "mailbox/ConnectionFactory",
+                    "address", "mem:shipping@shop/orders"))),
+        this::factory);
+  }
+
   private MailboxConnectionFactory factory() {
     return (MailboxConnectionFactory)
         Proxy.newProxyInstance(

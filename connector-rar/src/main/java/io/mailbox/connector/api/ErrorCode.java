@@ -32,6 +32,13 @@ public enum ErrorCode {
   /** An activation spec (MDB configuration) is incomplete or wrong. */
   INVALID_ACTIVATION("MBX-2004"),
   /**
+   * A message created inside a JTA transaction reached its mailbox channel on another thread or
+   * after that transaction ended (a reactive emitter hands messages over on whichever thread is
+   * draining it). It is not written into a transaction it does not belong to; its sender's
+   * transaction is rolled back instead. Retry the sender's work.
+   */
+  SENT_OUTSIDE_ITS_TRANSACTION("MBX-2005"),
+  /**
    * An inbox delivery's envelope id is longer than the inbox can key (128 characters): parked at
    * once, never handed to the handler; ask its producer for shorter ids.
    */

@@ -18,7 +18,7 @@ class ShutdownFilterTest {
   }
 
   @Test
-  void watchingTwiceRegistersOneHookAndNothingIsInProgressWhileTheJvmRuns() {
+  void watchingDoesNotItselfSayTheServerStops() {
     ServerShutdown.watch();
     ServerShutdown.watch();
     assertThat(ServerShutdown.inProgress()).isFalse();

@@ -1,7 +1,5 @@
 package io.mailbox.server.payaramicro;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -104,8 +102,9 @@ class TwoInstancesIT {
         relayedBy,
         traffic.refusalsByStatus(),
         settleMillis);
+    // Everything the killed instance had claimed (outbox rows) or leased (queue copies) was
+    // delivered by the survivor: no order would be invoiced and shipped otherwise.
     ledger.assertThePromiseHolds("one of two instances was killed");
-    assertThat(traffic.acknowledged()).hasSizeGreaterThanOrEqualTo(ORDERS);
   }
 
   private static void awaitAcknowledged(OrderTraffic traffic, int count, Duration within)

@@ -90,6 +90,7 @@ public final class JdbcProvider extends MailboxProvider {
   private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
   private io.mailbox.connector.kernel.Scheduler.Cancellable pump; // guarded by this
   private io.mailbox.connector.kernel.Scheduler.Cancellable seenSweep; // guarded by this
+  private long seenSweepRun; // guarded by this; a stop ends the run, so a late sweep stops itself
 
   public JdbcProvider(DataSource dataSource, Clock clock, Scheduler scheduler) {
     this(dataSource, clock, scheduler, false);
@@ -155,7 +156,8 @@ public final class JdbcProvider extends MailboxProvider {
   private synchronized void startSeenSweep(boolean starting) {
     // While onStart runs, isStarted() is still false: the start says so itself.
     if (seenSweep == null && (starting || isStarted()) && !dedupeWindow.isZero()) {
-      seenSweep = scheduler().schedule(seenSweepInterval(), this::sweepExpiredSightings);
+      long run = seenSweepRun;
+      seenSweep = scheduler().schedule(seenSweepInterval(), () -> sweepExpiredSightings(run));
     }
   }
 
@@ -167,7 +169,7 @@ public final class JdbcProvider extends MailboxProvider {
         : dedupeWindow.compareTo(minute) > 0 ? minute : dedupeWindow;
   }
 
-  private void sweepExpiredSightings() {
+  private void sweepExpiredSightings(long run) {
     try {
       long now = now().toEpochMilli();
       sql(c -> update(c, "DELETE FROM MBX_QUEUE_SEEN WHERE SEEN_UNTIL <= ?", now));
@@ -176,9 +178,12 @@ public final class JdbcProvider extends MailboxProvider {
       LOG.warning(() -> "Could not delete expired jdbc: dedupe sightings: " + e.getMessage());
     } finally {
       synchronized (this) {
-        seenSweep = null;
+        // A stop (and start) while this sweep ran began another run: leave its handle alone.
+        if (run == seenSweepRun) {
+          seenSweep = null;
+          startSeenSweep(false);
+        }
       }
-      startSeenSweep(false);
     }
   }
 
@@ -984,6 +989,7 @@ public final class JdbcProvider extends MailboxProvider {
         seenSweep.cancel();
         seenSweep = null;
       }
+      seenSweepRun++;
     }
     if (purge) {
       clearBacklog();

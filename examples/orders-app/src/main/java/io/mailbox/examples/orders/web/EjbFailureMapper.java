@@ -18,10 +18,10 @@ import java.util.logging.Logger;
 
 /**
  * A failed bean call as the example's clients should see it. While the server stops, the EJB
- * container refuses calls ("Attempt to invoke when container is in STOPPED" on Payara): that is 503
- * with Retry-After — nothing was written, come back — not a 500 with an HTML page (77 of them in
- * one crash-test SIGTERM round). A bean that failed is a 500 with a JSON body that names no
- * internals.
+ * container refuses calls ("Attempt to invoke when container is in STOPPED" on Payara), or a call
+ * fails on a part already stopped; or the database is out of reach: 503 with Retry-After (come
+ * back), not a 500 (up to 23,770 of them in one crash-test SIGTERM round before this). A bean that
+ * failed otherwise is a 500 with a JSON body that names no internals.
  */
 @Provider
 public class EjbFailureMapper implements ExceptionMapper<EJBException> {
@@ -29,8 +29,9 @@ public class EjbFailureMapper implements ExceptionMapper<EJBException> {
 
   @Override
   public Response toResponse(EJBException failure) {
-    // Stopping: the container refuses calls, or a call fails on a part already stopped (a closed
-    // persistence unit, a stopped pool). Either way nothing was written: come back.
+    // Usually nothing was written. A connection lost during the commit leaves the outcome
+    // unknown, and the example has no idempotency key: a client's retry can then place a second
+    // order (docs/reliability.md).
     if (HandlerNotReady.is(failure)
         || ServerShutdown.inProgress()
         || databaseUnreachable(failure)) {
