@@ -39,6 +39,11 @@ public record AmqpSettings(
       if (!"amqp".equals(parsed.getScheme()) && !"amqps".equals(parsed.getScheme())) {
         throw invalid("amqpUri", "must start with amqp:// or amqps://");
       }
+      // "amqp:xyz" is a URI too (opaque, no host): refused here rather than by the client at
+      // every reconnect (found by AdapterSettingsFuzzTest).
+      if (parsed.getHost() == null || parsed.getHost().isBlank()) {
+        throw invalid("amqpUri", "must name the broker's host: amqp://host:port/vhost");
+      }
     } catch (java.net.URISyntaxException e) {
       throw invalid("amqpUri", "is not a URI"); // the text may hold a password: never shown
     }
