@@ -9,28 +9,29 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class MailboxSenderTest {
   private final AtomicBoolean down = new AtomicBoolean(true);
   private final List<String> posted = new ArrayList<>();
+  private final FakeTransactions transactions = new FakeTransactions();
+
+  @AfterEach
+  void leaveNoTransactionBehind() {
+    CallerTransaction.registries = Optional::empty;
+    transactions.enter(null);
+  }
 
   @Test
   void aRefusedSendIsNackedWithoutEndingTheChannel() throws Exception {
-    MailboxSender sender =
-        new MailboxSender(
-            ChannelSettings.from(
-                new MapConfig(
-                    Map.of(
-                        "channel-name", "shipping-requests",
-                        "connection-factory", "mailbox/ConnectionFactory",
-                        "address", "mem:shipping@shop/orders"))),
-            this::factory);
+    MailboxSender sender = sender();
     AtomicReference<Throwable> nacked = new AtomicReference<>();
     Message<String> first =
         Message.of("first")
@@ -54,60 +55,46 @@ class MailboxSenderTest {
 
   @Test
   void aMessageIsWrittenOnlyInTheTransactionItWasCreatedIn() throws Exception {
-    FakeTransactions transactions = new FakeTransactions();
-    CallerTransaction.registries = () -> java.util.Optional.of(transactions);
-    try {
-      down.set(false);
-      MailboxSender sender = sender();
-      Object orderA = "order A's transaction";
-      Object orderB = "order B's transaction";
+    CallerTransaction.registries = () -> Optional.of(transactions);
+    down.set(false);
+    MailboxSender sender = sender();
+    Object orderA = "order A's transaction";
+    Object orderB = "order B's transaction";
 
-      transactions.enter(orderA);
-      OutgoingMailboxMessage<String> forA = OutgoingMailboxMessage.of("ship A");
-      AtomicReference<Throwable> nackedA = new AtomicReference<>();
-      // The emitter's drain loop hands A's message over on B's thread, inside B's transaction.
-      transactions.enter(orderB);
-      sender
-          .send(
-              forA.withNack(
-                  reason -> {
-                    nackedA.set(reason);
-                    return CompletableFuture.completedFuture(null);
-                  }))
-          .toCompletableFuture()
-          .get(10, TimeUnit.SECONDS);
-      assertThat(posted).as("not written into B's transaction").isEmpty();
-      assertThat(nackedA.get()).hasMessageContaining("MBX-2005");
-      assertThat(transactions.isRollbackOnly(orderB))
-          .as("B is not doomed for A's message")
-          .isFalse();
-      assertThat(transactions.complete(orderA))
-          .as("A completes without its message: rolled back")
-          .isFalse();
+    transactions.enter(orderA);
+    OutgoingMailboxMessage<String> forA = OutgoingMailboxMessage.of("ship A");
+    AtomicReference<Throwable> nackedA = new AtomicReference<>();
+    // The emitter's drain loop hands A's message over on B's thread, inside B's transaction.
+    transactions.enter(orderB);
+    sender
+        .send(
+            forA.withNack(
+                reason -> {
+                  nackedA.set(reason);
+                  return CompletableFuture.completedFuture(null);
+                }))
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
+    assertThat(posted).as("not written into B's transaction").isEmpty();
+    assertThat(nackedA.get()).hasMessageContaining("MBX-2005");
+    assertThat(transactions.isRollbackOnly(orderB)).as("B is not doomed for A's message").isFalse();
+    assertThat(transactions.complete(orderA))
+        .as("A completes without its message: rolled back")
+        .isFalse();
 
-      // B's own message, on B's thread: written, and B commits.
-      OutgoingMailboxMessage<String> forB = OutgoingMailboxMessage.of("ship B");
-      sender.send(forB).toCompletableFuture().get(10, TimeUnit.SECONDS);
-      assertThat(posted).containsExactly("ship B");
-      assertThat(transactions.complete(orderB)).isTrue();
-    } finally {
-      CallerTransaction.registries = () -> java.util.Optional.empty();
-      transactions.enter(null);
-    }
+    // B's own message, on B's thread: written, and B commits.
+    OutgoingMailboxMessage<String> forB = OutgoingMailboxMessage.of("ship B");
+    sender.send(forB).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertThat(posted).containsExactly("ship B");
+    assertThat(transactions.complete(orderB)).isTrue();
   }
 
   @Test
   void aMessageCreatedInATransactionAndNeverSentRollsItBack() {
-    FakeTransactions transactions = new FakeTransactions();
-    CallerTransaction.registries = () -> java.util.Optional.of(transactions);
-    try {
-      transactions.enter("T");
-      OutgoingMailboxMessage.of("forgotten");
-      assertThat(transactions.complete("T")).isFalse();
-    } finally {
-      CallerTransaction.registries = () -> java.util.Optional.empty();
-      transactions.enter(null);
-    }
+    CallerTransaction.registries = () -> Optional.of(transactions);
+    transactions.enter("T");
+    OutgoingMailboxMessage.of("forgotten");
+    assertThat(transactions.complete("T")).isFalse();
   }
 
   private MailboxSender sender() {
