@@ -2,8 +2,11 @@ package io.mailbox.ejb.outbox;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The outbox statements in JPQL, portable across H2, PostgreSQL and MariaDB. Each method runs in
@@ -37,6 +40,26 @@ public final class JpaOutboxQueries implements OutboxStore {
         .stream()
         .map(OutboxRecord::view)
         .toList();
+  }
+
+  @Override
+  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys) {
+    if (orderingKeys.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> earliest = new HashMap<>();
+    for (Object[] found :
+        em.createQuery(
+                "SELECT r.tenantId, r.orderingKey, MIN(r.position) FROM OutboxRecord r"
+                    + " WHERE r.orderingKey IN :keys AND r.status IN :open"
+                    + " GROUP BY r.tenantId, r.orderingKey",
+                Object[].class)
+            .setParameter("keys", orderingKeys)
+            .setParameter("open", List.of(OutboxStatus.PENDING, OutboxStatus.FAILED))
+            .getResultList()) {
+      earliest.put(OutboxRow.blockingKey((String) found[0], (String) found[1]), (String) found[2]);
+    }
+    return earliest;
   }
 
   @Override

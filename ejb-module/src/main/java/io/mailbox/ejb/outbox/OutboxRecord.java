@@ -20,7 +20,8 @@ import java.util.Objects;
     name = "MBX_OUTBOX",
     indexes = {
       @Index(name = "MBX_OUTBOX_RELAY", columnList = "STATUS, POSITION"),
-      @Index(name = "MBX_OUTBOX_PURGE", columnList = "STATUS, SETTLED_AT")
+      @Index(name = "MBX_OUTBOX_PURGE", columnList = "STATUS, SETTLED_AT"),
+      @Index(name = "MBX_OUTBOX_KEY", columnList = "ORDERING_KEY, STATUS, POSITION")
     })
 public class OutboxRecord {
   // The column sizes, once for the mapping and the write check; the shipped DDL

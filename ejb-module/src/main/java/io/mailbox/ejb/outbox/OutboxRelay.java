@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
@@ -26,7 +27,10 @@ import java.util.logging.Logger;
  *       write was lost <b>blocks its ordering key</b> for the rest of the lap: a later row of that
  *       key is never published first. Unkeyed rows never block. A batch's keys are blocked before
  *       it is claimed and unblocked per row marked sent, so a store error mid-batch (which ends the
- *       sweep) leaves them blocked for the rest of the lap.
+ *       sweep) leaves them blocked for the rest of the lap. Before each claim the relay also asks
+ *       the store for each key's earliest open row: positions are stamped at write and rows become
+ *       visible at commit, so the cursor may already have passed a key's earlier rows (or another
+ *       relay holds them); such a key is blocked too.
  *   <li>A destination's failure delays only its own rows: a batch is published per provider (and,
  *       after a whole-call failure, per address); rows of healthy destinations are marked sent, and
  *       only the failed rows count an attempt and back off.
@@ -162,6 +166,16 @@ public final class OutboxRelay {
     final List<OutboxRow> rows = new ArrayList<>();
     final Set<String> keys = new HashSet<>();
 
+    Set<String> orderingKeys() {
+      Set<String> orderingKeys = new HashSet<>();
+      for (OutboxRow row : rows) {
+        if (row.orderingKey() != null) {
+          orderingKeys.add(row.orderingKey());
+        }
+      }
+      return orderingKeys;
+    }
+
     void add(OutboxRow row) {
       rows.add(row);
       if (row.blockingKey() != null) {
@@ -181,9 +195,15 @@ public final class OutboxRelay {
     // a row marked sent: a store or publisher error anywhere below ends the sweep with the keys
     // still blocked, and no later row of a key can overtake a row whose outcome is unknown.
     blockedKeys.addAll(batch.keys);
+    Map<String, String> earliestOpen = store.earliestOpenPositions(batch.orderingKeys());
     List<OutboxRow> claimable = new ArrayList<>();
     for (OutboxRow row : batch.rows) {
-      if (claimVersionInRange(row)) {
+      if (hasEarlierOpenRow(row, earliestOpen)) {
+        // The lap cursor passed an earlier row of this key before its transaction committed (a
+        // position is stamped at write, not at commit), or another relay holds it: the key stays
+        // blocked, and the earlier row goes first, from this relay's next lap or another relay.
+        tally.blocked++;
+      } else if (claimVersionInRange(row)) {
         claimable.add(row);
       } else {
         // Checked before the claim: on a real database the claim's version + 1 overflows and
@@ -350,6 +370,15 @@ public final class OutboxRelay {
    */
   private static boolean claimVersionInRange(OutboxRow row) {
     return row.claimVersion() >= 0 && row.claimVersion() < Long.MAX_VALUE - 1;
+  }
+
+  private static boolean hasEarlierOpenRow(OutboxRow row, Map<String, String> earliestOpen) {
+    String key = row.blockingKey();
+    if (key == null) {
+      return false;
+    }
+    String earliest = earliestOpen.get(key);
+    return earliest != null && earliest.compareTo(row.position()) < 0;
   }
 
   private void block(String key) {

@@ -46,6 +46,10 @@ public record OutboxRow(
    * The key that blocks later rows: tenant and ordering key, or {@code null} for an unkeyed row.
    */
   String blockingKey() {
+    return blockingKey(tenantId, orderingKey);
+  }
+
+  static String blockingKey(String tenantId, String orderingKey) {
     return orderingKey == null ? null : (tenantId == null ? "" : tenantId) + '\u0000' + orderingKey;
   }
 }

@@ -1,7 +1,9 @@
 package io.mailbox.ejb.outbox;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The outbox table as the relay and the operations use it. Every status write is a compare-and-set
@@ -12,6 +14,14 @@ public interface OutboxStore {
 
   /** Pending and failed rows after {@code afterPosition} (null: from the start), in write order. */
   List<OutboxRow> page(String afterPosition, int limit);
+
+  /**
+   * For each given ordering key, the position of its earliest open (pending or failed) row, keyed
+   * by {@link OutboxRow#blockingKey()}; keys with no open row are absent. The relay asks before a
+   * claim, because its lap cursor may have passed a key's earlier rows before their transaction
+   * committed.
+   */
+  Map<String, String> earliestOpenPositions(Set<String> orderingKeys);
 
   /** Claims a pending row: version {@code expected} → {@code expected + 1}, lease until then. */
   boolean claim(String id, long expectedVersion, long leaseUntil);

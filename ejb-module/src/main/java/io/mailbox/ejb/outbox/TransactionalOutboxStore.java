@@ -7,7 +7,9 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The outbox table for the relay and the operations inside the server: every call is its own
@@ -30,6 +32,11 @@ public class TransactionalOutboxStore implements OutboxStore {
   @Override
   public List<OutboxRow> page(String afterPosition, int limit) {
     return queries().page(afterPosition, limit);
+  }
+
+  @Override
+  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys) {
+    return queries().earliestOpenPositions(orderingKeys);
   }
 
   @Override

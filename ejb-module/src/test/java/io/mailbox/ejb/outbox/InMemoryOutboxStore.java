@@ -2,9 +2,11 @@ package io.mailbox.ejb.outbox;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -65,6 +67,19 @@ final class InMemoryOutboxStore implements OutboxStore {
         lease,
         error,
         settledAt);
+  }
+
+  @Override
+  public synchronized Map<String, String> earliestOpenPositions(Set<String> orderingKeys) {
+    Map<String, String> earliest = new HashMap<>();
+    rows.values().stream()
+        .filter(r -> r.status() == OutboxStatus.PENDING || r.status() == OutboxStatus.FAILED)
+        .filter(r -> r.orderingKey() != null && orderingKeys.contains(r.orderingKey()))
+        .forEach(
+            r ->
+                earliest.merge(
+                    r.blockingKey(), r.position(), (a, b) -> a.compareTo(b) <= 0 ? a : b));
+    return earliest;
   }
 
   @Override

@@ -69,27 +69,31 @@ class OutboxRelayTest {
   }
 
   private OutboxRow row(String id, String key) {
-    String envelope =
-        IntegrationEventEnvelope.of(PLACED, Json.createValue(id)).id(id).build().toJson();
-    OutboxRow row =
-        new OutboxRow(
-            id,
-            "orders.placed.v1",
-            "mem:events@shop/orders.placed.v1",
-            envelope,
-            key,
-            null,
-            String.format("%016d", ++sequence),
-            clock.millis(),
-            OutboxStatus.PENDING,
-            0,
-            clock.millis(),
-            0,
-            0,
-            null,
-            null);
+    OutboxRow row = uncommittedRow(id, key);
     store.insert(row);
     return row;
+  }
+
+  /** A row with the next position that no relay sees yet: its transaction has not committed. */
+  private OutboxRow uncommittedRow(String id, String key) {
+    String envelope =
+        IntegrationEventEnvelope.of(PLACED, Json.createValue(id)).id(id).build().toJson();
+    return new OutboxRow(
+        id,
+        "orders.placed.v1",
+        "mem:events@shop/orders.placed.v1",
+        envelope,
+        key,
+        null,
+        String.format("%016d", ++sequence),
+        clock.millis(),
+        OutboxStatus.PENDING,
+        0,
+        clock.millis(),
+        0,
+        0,
+        null,
+        null);
   }
 
   @Test
@@ -289,6 +293,49 @@ class OutboxRelayTest {
 
     assertThat(published).isEmpty();
     assertThat(result.overlaps()).isEqualTo(1);
+  }
+
+  @Test
+  void rowsOfAKeyThatCommitBehindARelaysCursorStillGoOutInWriteOrder() {
+    // Positions are stamped at write, rows appear at commit: an order's transaction writes two
+    // rows of key "k" while other transactions commit rows between and after them.
+    row("before", null);
+    OutboxRow first = uncommittedRow("k-1", "k");
+    row("between", null);
+    OutboxRow second = uncommittedRow("k-2", "k");
+    OutboxRelay early = relay(RelaySettings.defaults().withLimits(2, 100));
+    early.sweep(); // its cursor now stands on "between", past "k-1"'s position
+    store.insert(first); // the order commits
+    store.insert(second);
+
+    early.sweep(); // sees "k-2" ahead of its cursor, "k-1" behind it
+    assertThat(published).containsExactly("before", "between");
+    assertThat(store.get("k-2").claimVersion()).isZero();
+
+    new OutboxRelay(store, publisher, RelaySettings.defaults(), clock, "relay-2", listener).sweep();
+    early.sweep();
+    assertThat(published).containsExactly("before", "between", "k-1", "k-2");
+  }
+
+  @Test
+  void anEarlierFailedRowOfAKeyStopsALaterOneEvenWhenTheCursorIsPastIt() {
+    row("a", null);
+    OutboxRow stuck = uncommittedRow("k-1", "k");
+    row("b", null);
+    OutboxRow later = uncommittedRow("k-2", "k");
+    OutboxRelay relay = relay(RelaySettings.defaults().withLimits(2, 100));
+    relay.sweep();
+    store.insert(stuck);
+    store.insert(later);
+    failing.add("k-1");
+
+    for (int i = 0; i < 20; i++) {
+      relay.sweep();
+      clock.advance(Duration.ofMinutes(10));
+    }
+
+    assertThat(store.get("k-1").status()).isEqualTo(OutboxStatus.FAILED);
+    assertThat(published).doesNotContain("k-2");
   }
 
   @Test

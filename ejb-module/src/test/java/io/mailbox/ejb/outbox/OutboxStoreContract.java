@@ -248,4 +248,141 @@ public abstract class OutboxStoreContract {
     assertThat(published).containsExactlyInAnyOrderElementsOf(written);
     assertThat(store.count(OutboxStatus.SENT)).isEqualTo(20);
   }
+
+  @Test
+  void earliestOpenPositionsAreKeyedByTenantAndKeyAndIgnoreSettledRows() {
+    database.inTransaction(
+        em -> {
+          em.persist(
+              rows.create(PLACED, Json.createValue(1), WriteOptions.none().withOrderingKey("k")));
+          em.persist(
+              rows.create(
+                  PLACED,
+                  Json.createValue(2),
+                  WriteOptions.none().withOrderingKey("k").withTenant("acme")));
+          em.persist(
+              rows.create(PLACED, Json.createValue(3), WriteOptions.none().withOrderingKey("k")));
+          em.persist(
+              rows.create(
+                  PLACED, Json.createValue(4), WriteOptions.none().withOrderingKey("gone")));
+          return null;
+        });
+    OutboxStore store = store();
+    List<OutboxRow> written = store.page(null, 10);
+    OutboxRow gone = written.get(3);
+    store.claim(gone.id(), 0, Long.MAX_VALUE / 2);
+    store.markSent(gone.id(), 1, 1_000, "r");
+
+    Map<String, String> earliest =
+        store.earliestOpenPositions(java.util.Set.of("k", "gone", "none"));
+
+    assertThat(earliest)
+        .containsOnly(
+            Map.entry(OutboxRow.blockingKey(null, "k"), written.get(0).position()),
+            Map.entry(OutboxRow.blockingKey("acme", "k"), written.get(1).position()));
+    assertThat(store.earliestOpenPositions(java.util.Set.of())).isEmpty();
+  }
+
+  /**
+   * The race found with two servers: a row's position is stamped when it is written and it becomes
+   * visible when its transaction commits, so a relay's lap cursor can pass a key's first row before
+   * the second one appears. Writers hold each transaction open between a key's rows while unkeyed
+   * rows commit around them; two relays sweep the whole time.
+   */
+  @Test
+  void keysWhoseRowsCommitBehindARelaysCursorStillGoOutInWriteOrder() throws Exception {
+    Map<String, List<String>> firstPublishesByKey = new ConcurrentHashMap<>();
+    Map<String, AtomicInteger> publishes = new ConcurrentHashMap<>();
+    OutboxPublisher recording =
+        row -> {
+          if (publishes.computeIfAbsent(row.id(), id -> new AtomicInteger()).incrementAndGet() == 1
+              && row.orderingKey() != null) {
+            firstPublishesByKey
+                .computeIfAbsent(
+                    row.orderingKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                .add(row.id());
+          }
+        };
+    Map<String, List<String>> writtenByKey = new ConcurrentHashMap<>();
+    AtomicInteger writersLeft = new AtomicInteger(3);
+    ExecutorService threads = Executors.newFixedThreadPool(5);
+    List<Future<?>> work = new ArrayList<>();
+    for (int w = 0; w < 2; w++) {
+      int writer = w;
+      work.add(
+          threads.submit(
+              () -> {
+                for (int order = 0; order < 40; order++) {
+                  String key = "order-" + writer + "-" + order;
+                  database.inTransaction(
+                      em -> {
+                        List<String> ids = new ArrayList<>();
+                        for (int event = 0; event < 3; event++) {
+                          OutboxRecord record =
+                              rows.create(
+                                  PLACED,
+                                  Json.createValue(event),
+                                  WriteOptions.none().withOrderingKey(key));
+                          em.persist(record);
+                          em.flush();
+                          ids.add(record.id());
+                          pause(15);
+                        }
+                        writtenByKey.put(key, ids);
+                        return null;
+                      });
+                }
+                writersLeft.decrementAndGet();
+                return null;
+              }));
+    }
+    work.add(
+        threads.submit(
+            () -> {
+              while (writersLeft.get() > 1) {
+                database.inTransaction(
+                    em -> {
+                      em.persist(rows.create(PLACED, Json.createValue(0), WriteOptions.none()));
+                      return null;
+                    });
+                pause(2);
+              }
+              writersLeft.decrementAndGet();
+              return null;
+            }));
+    for (String relayId : List.of("relay-a", "relay-b")) {
+      OutboxRelay relay = new OutboxRelay(store(), recording, FAST, Clock.systemUTC(), relayId);
+      work.add(
+          threads.submit(
+              () -> {
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+                while (System.nanoTime() < deadline
+                    && (writersLeft.get() > 0 || store().count(OutboxStatus.PENDING) > 0)) {
+                  relay.sweep();
+                }
+                return null;
+              }));
+    }
+    for (Future<?> done : work) {
+      done.get(4, TimeUnit.MINUTES);
+    }
+    threads.shutdown();
+
+    assertThat(store().count(OutboxStatus.PENDING)).isZero();
+    assertThat(writtenByKey).hasSize(80);
+    for (Map.Entry<String, List<String>> key : writtenByKey.entrySet()) {
+      assertThat(firstPublishesByKey.get(key.getKey()))
+          .as("first publishes of " + key.getKey() + " in write order")
+          .isEqualTo(key.getValue());
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
 }
