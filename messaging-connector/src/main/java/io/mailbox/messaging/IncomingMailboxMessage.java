@@ -121,6 +121,7 @@ public final class IncomingMailboxMessage implements Message<String> {
         // The handler is not there yet (a server still starting): keep the lease, count nothing,
         // and hand the same delivery out again once the channel's pause is over.
         notNow.handOutAgain(delivery);
+        onSettled.run();
         return CompletableFuture.completedFuture(null);
       }
       if (notNow.stopping() && settled.compareAndSet(false, true)) {
@@ -169,8 +170,27 @@ public final class IncomingMailboxMessage implements Message<String> {
   }
 
   private void settle(Disposition disposition) {
-    if (settled.compareAndSet(false, true)) {
+    if (!settled.compareAndSet(false, true)) {
+      return;
+    }
+    try {
       delivery.settle(disposition);
+    } catch (RuntimeException e) {
+      // The store could not take it (a database outage): the copy stays under its lease and is
+      // handed out again after it, where the inbox drops a repeat. Nothing is lost, so the ack
+      // still completes; a failed stage would end the channel's stream.
+      LOG.warning(
+          () ->
+              "Channel "
+                  + settings.channel()
+                  + ": settling message "
+                  + delivery.key()
+                  + " as "
+                  + disposition
+                  + " failed; it comes back after its lease: "
+                  + e.getClass().getName());
+    } finally {
+      // Always: a slot that is never freed stops the channel for good once max-in-flight are lost.
       onSettled.run();
     }
   }

@@ -7,12 +7,13 @@ import io.mailbox.connector.api.MailboxConnectionFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -60,7 +61,10 @@ final class MailboxPublisher implements Publisher<Message<?>> {
   private final class ChannelSubscription implements Subscription, IncomingMailboxMessage.NotNow {
     private final Subscriber<? super Message<?>> subscriber;
     private final AtomicLong demand = new AtomicLong();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    // Each message handed out and not settled yet, with the time after which its slot is freed
+    // even without a settlement (see freeOverdueSlots).
+    private final Map<Object, Long> inFlight = new ConcurrentHashMap<>();
+    private final AtomicBoolean watching = new AtomicBoolean();
     private final AtomicBoolean draining = new AtomicBoolean();
     // Deliveries whose handler was not there yet, handed out again before anything new is fetched.
     private final Queue<Delivery> notYetHandled = new ConcurrentLinkedQueue<>();
@@ -103,7 +107,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
       boolean idle = false;
       try {
         while (!cancelled) {
-          long wanted = Math.min(demand.get(), settings.maxInFlight() - (long) inFlight.get());
+          long wanted = Math.min(demand.get(), settings.maxInFlight() - (long) inFlight.size());
           if (wanted <= 0) {
             return; // more demand or a settled message wakes the loop
           }
@@ -121,10 +125,17 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             return;
           }
           for (Delivery delivery : taken) {
-            inFlight.incrementAndGet();
+            Object slot = new Object();
+            inFlight.put(
+                slot,
+                settings.lease().isZero()
+                    ? Long.MAX_VALUE // a lease that never ends never hands the copy out again
+                    : System.currentTimeMillis() + overdueAfter().toMillis());
             demand.decrementAndGet();
+            watchOverdue();
             subscriber.onNext(
-                new IncomingMailboxMessage(delivery, settings, this::later, this::settled, this));
+                new IncomingMailboxMessage(
+                    delivery, settings, this::later, () -> settled(slot), this));
           }
         }
       } catch (RuntimeException e) {
@@ -179,12 +190,58 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             new Object[] {settings.channel(), NOT_READY_PAUSE.toMillis()});
       }
       notYetHandled.add(delivery);
-      settled();
     }
 
-    private void settled() {
-      inFlight.decrementAndGet();
-      drainSoon(Duration.ZERO);
+    private void settled(Object slot) {
+      if (inFlight.remove(slot) != null) {
+        drainSoon(Duration.ZERO);
+      }
+    }
+
+    /**
+     * A message neither acked nor nacked long after its lease ran out (a handler that lost it, an
+     * ack that never came) would hold its slot forever, and max-in-flight of them stop the channel
+     * for good. Its lease has handed the copy out again by then, so its slot is freed, said once:
+     * after twice the lease plus the lease again (at most 5 s).
+     */
+    private Duration overdueAfter() {
+      Duration lease = settings.lease();
+      Duration margin = lease.compareTo(Duration.ofSeconds(5)) < 0 ? lease : Duration.ofSeconds(5);
+      return lease.multipliedBy(2).plus(margin);
+    }
+
+    private void watchOverdue() {
+      if (!cancelled && !settings.lease().isZero() && watching.compareAndSet(false, true)) {
+        executor.schedule(this::freeOverdueSlots, overdueAfter().toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
+
+    private void freeOverdueSlots() {
+      long now = System.currentTimeMillis();
+      int freed = 0;
+      for (Map.Entry<Object, Long> slot : inFlight.entrySet()) {
+        if (slot.getValue() < now && inFlight.remove(slot.getKey()) != null) {
+          freed++;
+        }
+      }
+      if (freed > 0) {
+        int count = freed;
+        LOG.warning(
+            () ->
+                "Channel "
+                    + settings.channel()
+                    + ": "
+                    + count
+                    + " message(s) neither acked nor nacked "
+                    + overdueAfter().toMillis()
+                    + " ms after delivery; their slots are freed (their leases hand them out"
+                    + " again)");
+        drainSoon(Duration.ZERO);
+      }
+      watching.set(false);
+      if (!inFlight.isEmpty()) {
+        watchOverdue();
+      }
     }
 
     private void later(Duration delay, Runnable task) {

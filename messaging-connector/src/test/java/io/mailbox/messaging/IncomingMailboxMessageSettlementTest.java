@@ -15,9 +15,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a nack of a channel message does: a failure, a handler not ready yet, a stopping channel.
+ * What an ack or a nack of a channel message does: a failure, a handler not ready yet, a stopping
+ * channel, a store that cannot take the settlement.
  */
-class IncomingMailboxMessageNackTest {
+class IncomingMailboxMessageSettlementTest {
   private static final MailAddress PLACED = MailAddress.parse("jdbc:orders@shop/placed");
   private static final ChannelSettings SETTINGS =
       new ChannelSettings(
@@ -34,6 +35,39 @@ class IncomingMailboxMessageNackTest {
   private final List<Disposition> settled = new ArrayList<>();
   private final List<Delivery> handedOutAgain = new ArrayList<>();
   private boolean stopping;
+  private RuntimeException settleFailure;
+  private int slotsFreed;
+
+  @Test
+  void anAckTheStoreCannotTakeStillFreesTheChannelsSlot() {
+    // The database is down: the copy stays under its lease and comes back after it (the inbox
+    // drops the repeat), but the channel must not count it in flight forever: that stalled a
+    // channel for good after a PostgreSQL outage (16 such acks and it never fetched again).
+    settleFailure = new IllegalStateException("connection refused");
+
+    assertThat(message().ack()).isCompleted();
+
+    assertThat(slotsFreed).isEqualTo(1);
+  }
+
+  @Test
+  void aNackTheStoreCannotTakeStillFreesTheChannelsSlot() {
+    settleFailure = new IllegalStateException("connection refused");
+
+    assertThat(message().nack(new IllegalArgumentException("bad order"))).isCompleted();
+
+    assertThat(slotsFreed).isEqualTo(1);
+  }
+
+  @Test
+  void aSettledMessageFreesItsSlotOnce() {
+    IncomingMailboxMessage message = message();
+    message.ack();
+    message.ack();
+    message.nack(new IllegalArgumentException("late"));
+    assertThat(settled).containsExactly(Disposition.HANDLED);
+    assertThat(slotsFreed).isEqualTo(1);
+  }
 
   @Test
   void aPlainFailureOfTheHandlerIsGivenUp() {
@@ -46,6 +80,9 @@ class IncomingMailboxMessageNackTest {
     message().nack(new IllegalStateException(new EJBException("container is in Initializing")));
     assertThat(settled).isEmpty();
     assertThat(handedOutAgain).hasSize(1);
+    assertThat(slotsFreed)
+        .as("its slot is free while it waits to be handed out again")
+        .isEqualTo(1);
   }
 
   @Test
@@ -86,6 +123,9 @@ class IncomingMailboxMessageNackTest {
 
           @Override
           public boolean settle(Disposition disposition) {
+            if (settleFailure != null) {
+              throw settleFailure;
+            }
             settled.add(disposition);
             return true;
           }
@@ -94,7 +134,7 @@ class IncomingMailboxMessageNackTest {
         delivery,
         SETTINGS,
         (delay, task) -> task.run(),
-        () -> {},
+        () -> slotsFreed++,
         new IncomingMailboxMessage.NotNow() {
           @Override
           public void handOutAgain(Delivery again) {

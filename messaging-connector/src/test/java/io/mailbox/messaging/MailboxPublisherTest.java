@@ -1,0 +1,201 @@
+package io.mailbox.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxConnection;
+import io.mailbox.connector.api.MailboxConnectionFactory;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+/** An incoming channel's slots: max-in-flight holds, and a lost settlement never stops it. */
+class MailboxPublisherTest {
+  private static final MailAddress PLACED = MailAddress.parse("jdbc:orders@shop/placed");
+
+  private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+  private final ConcurrentLinkedQueue<Delivery> queued = new ConcurrentLinkedQueue<>();
+  private final List<Message<?>> received = Collections.synchronizedList(new ArrayList<>());
+
+  @AfterEach
+  void stop() {
+    executor.shutdownNow();
+  }
+
+  @Test
+  void messagesNeverSettledHoldTheirSlotsOnlyUntilLongAfterTheirLease() {
+    for (int i = 0; i < 5; i++) {
+      queued.add(delivery("copy-" + i));
+    }
+    subscribe(channel(Duration.ofMillis(200), 2));
+
+    waitUntil(Duration.ofSeconds(2), () -> received.size() == 2);
+    sleep(300);
+    assertThat(received).as("max-in-flight holds while the leases run").hasSize(2);
+
+    // Nobody acks: after twice the lease plus the lease again the slots are freed.
+    waitUntil(Duration.ofSeconds(3), () -> received.size() == 5);
+  }
+
+  @Test
+  void anAckTheStoreCannotTakeLetsTheChannelGoOn() {
+    for (int i = 0; i < 5; i++) {
+      queued.add(failingToSettle("copy-" + i));
+    }
+    subscribe(channel(Duration.ofSeconds(30), 1));
+
+    for (int i = 1; i <= 5; i++) {
+      int expected = i;
+      waitUntil(Duration.ofSeconds(2), () -> received.size() == expected);
+      received.get(i - 1).ack().toCompletableFuture().join();
+    }
+  }
+
+  private ChannelSettings channel(Duration lease, int maxInFlight) {
+    return new ChannelSettings(
+        "placed-orders",
+        PLACED,
+        "mailbox/ConnectionFactory",
+        lease,
+        maxInFlight,
+        3,
+        Duration.ZERO,
+        Duration.ofMillis(20),
+        Optional.empty());
+  }
+
+  private void subscribe(ChannelSettings settings) {
+    MailboxConnectionFactory factory =
+        new MailboxConnectionFactory() {
+          @Override
+          public MailboxConnection getConnection() {
+            return connection();
+          }
+
+          @Override
+          public void setReference(javax.naming.Reference reference) {}
+
+          @Override
+          public javax.naming.Reference getReference() {
+            return null;
+          }
+        };
+    new MailboxPublisher(settings, () -> factory, executor, () -> false)
+        .subscribe(
+            new Subscriber<Message<?>>() {
+              @Override
+              public void onSubscribe(Subscription subscription) {
+                subscription.request(Long.MAX_VALUE);
+              }
+
+              @Override
+              public void onNext(Message<?> message) {
+                received.add(message);
+              }
+
+              @Override
+              public void onError(Throwable failure) {}
+
+              @Override
+              public void onComplete() {}
+            });
+  }
+
+  /** A connection whose fetch takes from {@link #queued}; nothing else is used. */
+  private MailboxConnection connection() {
+    return (MailboxConnection)
+        Proxy.newProxyInstance(
+            MailboxConnection.class.getClassLoader(),
+            new Class<?>[] {MailboxConnection.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "fetch" -> {
+                    int limit = ((io.mailbox.connector.api.FetchOptions) args[1]).limit();
+                    List<Delivery> taken = new ArrayList<>();
+                    Delivery next;
+                    while (taken.size() < limit && (next = queued.poll()) != null) {
+                      taken.add(next);
+                    }
+                    yield taken;
+                  }
+                  case "close" -> null;
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
+  }
+
+  private static Delivery delivery(String key) {
+    return delivery(key, false);
+  }
+
+  private static Delivery failingToSettle(String key) {
+    return delivery(key, true);
+  }
+
+  private static Delivery delivery(String key, boolean settleFails) {
+    return new Delivery() {
+      @Override
+      public MailMessage message() {
+        return MailMessage.to(PLACED).body("{}").build();
+      }
+
+      @Override
+      public MailAddress address() {
+        return PLACED;
+      }
+
+      @Override
+      public String key() {
+        return key;
+      }
+
+      @Override
+      public Optional<String> leaseId() {
+        return Optional.of("lease-" + key);
+      }
+
+      @Override
+      public Optional<Instant> leaseExpiresAt() {
+        return Optional.empty();
+      }
+
+      @Override
+      public boolean settle(Disposition disposition) {
+        if (settleFails) {
+          throw new IllegalStateException("connection refused");
+        }
+        return true;
+      }
+    };
+  }
+
+  private static void waitUntil(Duration bound, java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + bound.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("condition within " + bound).isLessThan(deadline);
+      sleep(10);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
