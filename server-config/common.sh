@@ -78,6 +78,9 @@ mailbox_micro_postgresql_commands() {
   local esc='s/[\\:=]/\\&/g'
   local properties
   properties="url=$(printf '%s' "$MAILBOX_PG_URL" | sed -e "$esc"):user=$(printf '%s' "${MAILBOX_PG_USER:-mailbox}" | sed -e "$esc")"
+  # Bounded network waits: a connection caught by an outage fails its call within a minute instead
+  # of holding a relay or channel thread forever (no statement of ours runs for that long).
+  properties="$properties:connectTimeout=10:socketTimeout=60:tcpKeepAlive=true"
   # The password is never written down: the pool reads it from the server's environment when it
   # connects (${ENV=...}). Payara's pool wants a password even for a database that asks none
   # (trust authentication): asadmin spells the empty string ().

@@ -63,6 +63,8 @@ fi
 # Server-wide settings; each is idempotent, so a second start re-applies the same values.
 # Callers' groups map to roles of the same name (mailbox-viewer, mailbox-operator).
 asadmin set configs.config.server-config.security-service.activate-default-principal-to-role-mapping=true >/dev/null
+# The channels' executor: Payara ships it with one thread for every channel (core-pool-size 0).
+asadmin set resources.managed-scheduled-executor-service.concurrent/__defaultManagedScheduledExecutorService.core-pool-size=8 >/dev/null
 # The services find the factory the EAR brings (META-INF/glassfish-resources.xml); the channels use
 # the server-wide one created after the deployment (below).
 asadmin create-system-properties \
@@ -95,7 +97,9 @@ case "${MAILBOX_DATASOURCE:-h2}" in
       fi
     fi
     asadmin set "resources.jdbc-connection-pool.MailboxPostgresPool.property.url=$MAILBOX_PG_URL" \
-      "resources.jdbc-connection-pool.MailboxPostgresPool.property.user=${MAILBOX_PG_USER:-mailbox}" >/dev/null
+      "resources.jdbc-connection-pool.MailboxPostgresPool.property.user=${MAILBOX_PG_USER:-mailbox}" \
+      "resources.jdbc-connection-pool.MailboxPostgresPool.property.connectTimeout=10" \
+      "resources.jdbc-connection-pool.MailboxPostgresPool.property.socketTimeout=60" >/dev/null
     # The password goes into a password alias through a file, never onto a command line.
     (umask 077 && printf 'AS_ADMIN_ALIASPASSWORD=%s\n' "${MAILBOX_PG_PASSWORD:-}" > "$data/.pg-password")
     asadmin delete-password-alias mailbox-pg >/dev/null 2>&1 || true

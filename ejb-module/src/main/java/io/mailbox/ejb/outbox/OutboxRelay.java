@@ -1,15 +1,10 @@
 package io.mailbox.ejb.outbox;
 
-import io.mailbox.connector.api.MailAddress;
-import io.mailbox.ejb.event.IntegrationEventEnvelope;
-import io.mailbox.ejb.event.TopicName;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -203,7 +198,7 @@ public final class OutboxRelay {
         // position is stamped at write, not at commit), or another relay holds it: the key stays
         // blocked, and the earlier row goes first, from this relay's next lap or another relay.
         tally.blocked++;
-      } else if (claimVersionInRange(row)) {
+      } else if (RowValidity.claimVersionInRange(row)) {
         claimable.add(row);
       } else {
         // Checked before the claim: on a real database the claim's version + 1 overflows and
@@ -228,7 +223,7 @@ public final class OutboxRelay {
         tally.blocked++; // ordinary contention: another relay took it
         continue;
       }
-      String invalid = invalidReason(row);
+      String invalid = RowValidity.problem(row, settings.maxEnvelopeBytes());
       if (invalid != null) {
         failInvalid(row, row.claimVersion() + 1, invalid, tally);
         continue;
@@ -342,34 +337,6 @@ public final class OutboxRelay {
     }
     listener.overlap("claim-lost");
     return Outcome.LOST;
-  }
-
-  /** Why a row cannot be published, or {@code null} when it can. */
-  private String invalidReason(OutboxRow row) {
-    Optional<String> badTopic = TopicName.problem(row.topic());
-    if (badTopic.isPresent()) {
-      return badTopic.get();
-    }
-    if (row.envelope().getBytes(StandardCharsets.UTF_8).length > settings.maxEnvelopeBytes()) {
-      return "envelope larger than " + settings.maxEnvelopeBytes() + " bytes";
-    }
-    try {
-      MailAddress.parse(row.address());
-      IntegrationEventEnvelope envelope = IntegrationEventEnvelope.parse(row.envelope());
-      if (!envelope.id().equals(row.id())) {
-        return "envelope id does not match the row id";
-      }
-    } catch (RuntimeException e) {
-      return e.getMessage();
-    }
-    return null;
-  }
-
-  /**
-   * Whether the row can be claimed and its held version written: claim and status writes add one.
-   */
-  private static boolean claimVersionInRange(OutboxRow row) {
-    return row.claimVersion() >= 0 && row.claimVersion() < Long.MAX_VALUE - 1;
   }
 
   private static boolean hasEarlierOpenRow(OutboxRow row, Map<String, String> earliestOpen) {

@@ -61,6 +61,28 @@ final class MicroStartScript {
     }
   }
 
+  /**
+   * Writes the server's thread dump beside its data folder (jcmd) and returns where, so a test that
+   * sees the server stuck leaves the evidence behind.
+   */
+  static Path threadDump(long pid, Path data) {
+    Path dump =
+        data.resolveSibling(data.getFileName() + "-threads-" + System.currentTimeMillis() + ".txt");
+    try {
+      Process jcmd =
+          new ProcessBuilder("jcmd", Long.toString(pid), "Thread.print", "-l")
+              .redirectErrorStream(true)
+              .redirectOutput(dump.toFile())
+              .start();
+      jcmd.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (IOException e) {
+      System.out.println("No thread dump of " + pid + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return dump;
+  }
+
   static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();

@@ -33,12 +33,20 @@ final class OrderTraffic implements AutoCloseable {
   private final AtomicBoolean stop = new AtomicBoolean();
   private final ExecutorService clients;
 
+  private final int notes;
+
   /**
    * Starts {@code count} clients. Each sends its requests to the servers in {@code bases} in turn,
    * as a load balancer would: a server that went away costs its share of requests (recorded as no
    * answer) and the others take the rest.
    */
   OrderTraffic(int count, List<String> bases) {
+    this(count, bases, 0);
+  }
+
+  /** As above, each order with {@code notes} {@code orders.noted.v1} events behind its own. */
+  OrderTraffic(int count, List<String> bases, int notes) {
+    this.notes = notes;
     clients = Executors.newFixedThreadPool(count);
     for (int i = 0; i < count; i++) {
       int first = i;
@@ -77,7 +85,8 @@ final class OrderTraffic implements AutoCloseable {
         HttpResponse<String> response =
             HTTP.send(
                 HttpRequest.newBuilder(
-                        URI.create(base + "/orders-app/api/orders?item=t&quantity=1"))
+                        URI.create(
+                            base + "/orders-app/api/orders?item=t&quantity=1&notes=" + notes))
                     .timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build(),

@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,11 +27,6 @@ import org.junit.jupiter.api.Test;
  * failsafe runs this module's ITs one after another, and other modules' tests run in other phases.
  * PostgreSQL is started again whatever happens (finally, and @AfterAll).
  */
-@Disabled(
-    "Known defect (docs/reliability.md, 'Known defect - a channel stalls after a database"
-        + " outage'): passed in 3 runs, then in a fresh-clone CI run the placed-orders channel"
-        + " stopped after the outage (1,374 unread, 1 in flight for 4 min) while the MDB drained."
-        + " Run it by hand (-Dit.test=PostgresOutageIT) until the stall is fixed.")
 class PostgresOutageIT {
   private static final Path REPOSITORY =
       Path.of(System.getProperty("mailbox.repository")).toAbsolutePath().normalize();
@@ -112,7 +106,12 @@ class PostgresOutageIT {
     }
 
     Instant settling = Instant.now();
-    new ConsoleApi(base, USERNAME, PASSWORD).awaitEverythingDelivered(Duration.ofSeconds(240));
+    try {
+      new ConsoleApi(base, USERNAME, PASSWORD).awaitEverythingDelivered(Duration.ofSeconds(240));
+    } catch (AssertionError stuck) {
+      Path dump = MicroStartScript.threadDump(pid, DATA);
+      throw new AssertionError(stuck.getMessage() + " (the server's threads: " + dump + ")", stuck);
+    }
     long settleMillis = Duration.between(settling, Instant.now()).toMillis();
     MicroStartScript.stop(pid, 90);
 

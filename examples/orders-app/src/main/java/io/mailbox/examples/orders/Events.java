@@ -17,6 +17,19 @@ public final class Events {
           Events::order,
           envelope -> envelope.aggregateId().orElse(null));
 
+  /**
+   * A note on an order (a gift message, a delivery hint): {orderId, note}. Written in the order's
+   * transaction after {@link #ORDER_PLACED} under the same aggregate, so the relay publishes an
+   * order's events in the order they were written, whichever server relays them.
+   */
+  public static final IntegrationEventDefinition<JsonObject> ORDER_NOTED =
+      IntegrationEventDefinition.define(
+          "orders.noted",
+          1,
+          "orders.noted.v1",
+          Events::note,
+          envelope -> envelope.aggregateId().orElse(null));
+
   /** Billing should invoice an order: {orderId, item, quantity}. */
   public static final IntegrationEventDefinition<JsonObject> INVOICE_REQUESTED =
       IntegrationEventDefinition.define(
@@ -29,6 +42,14 @@ public final class Events {
   public static final IntegrationEventDefinition<JsonObject> SHIPPING_REQUESTED =
       IntegrationEventDefinition.define(
           "shipping.requested", 1, "shipping.requested.v1", Events::order);
+
+  private static JsonObject note(JsonValue data) {
+    JsonObject note = data.asJsonObject();
+    if (note.getString("orderId", "").isBlank() || note.getString("note", "").isBlank()) {
+      throw new IllegalArgumentException("a note needs an orderId and a text");
+    }
+    return note;
+  }
 
   private static JsonObject order(JsonValue data) {
     JsonObject order = data.asJsonObject();

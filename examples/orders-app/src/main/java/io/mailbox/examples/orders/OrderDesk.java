@@ -42,10 +42,11 @@ public class OrderDesk {
   @Resource private SessionContext context;
 
   /**
-   * Places an order for {@code item} and returns its id. With {@code failAfterWriting} the
-   * transaction rolls back after everything was written: nothing of it is ever delivered.
+   * Places an order for {@code item} with {@code notes} notes and returns its id. With {@code
+   * failAfterWriting} the transaction rolls back after everything was written: nothing of it is
+   * ever delivered.
    */
-  public String place(String item, int quantity, boolean failAfterWriting) {
+  public String place(String item, int quantity, int notes, boolean failAfterWriting) {
     String orderId = UUID.randomUUID().toString();
     shop.persist(new ShopOrder(orderId, item, quantity, clock.instant()));
     JsonObject order =
@@ -55,6 +56,13 @@ public class OrderDesk {
             .add("quantity", quantity)
             .build();
     outbox.write(Events.ORDER_PLACED, order, WriteOptions.none().withAggregate(orderId, 1));
+    for (int n = 1; n <= notes; n++) {
+      // The same aggregate, the next versions: relayed after the placed event, one by one.
+      outbox.write(
+          Events.ORDER_NOTED,
+          Json.createObjectBuilder().add("orderId", orderId).add("note", "note " + n).build(),
+          WriteOptions.none().withAggregate(orderId, 1 + n));
+    }
     shippingRequests.send(OutgoingMailboxMessage.of(order.toString()).withId("ship-" + orderId));
     // The order row is written now, while the transaction is active, after the outbox's rows: on
     // Payara's non-XA pool a write left to commit time takes a connection that is not in the
