@@ -94,6 +94,16 @@ mailbox_micro_postgresql_commands() {
     "set resources.jdbc-resource.jdbc/__default.pool-name=MailboxPostgresPool"
 }
 
+# Prints the asadmin commands that make Payara Micro's transaction log durable and recovered: the
+# log in the data folder ($1/tx-log; Micro's own root directory is temporary, deleted at exit) and
+# automatic recovery on, so a branch the adapter prepared before a crash is committed or rolled back
+# by the transaction manager at the next start (docs/transactions.md).
+mailbox_micro_transaction_commands() {
+  printf '%s\n' \
+    "set configs.config.server-config.transaction-service.tx-log-dir=$1/tx-log" \
+    "set configs.config.server-config.transaction-service.automatic-recovery=true"
+}
+
 # Waits until the console and the example answer over HTTP (a failed deployment can leave a server
 # running), at most $3 seconds. Returns 1 on time-out; the codes last seen are in console_code and
 # orders_code.

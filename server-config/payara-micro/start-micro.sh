@@ -15,6 +15,7 @@
 #   MAILBOX_DATASOURCE         h2 (default: embedded in the data folder) or postgresql
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER            for postgresql (default mailbox); MAILBOX_PG_PASSWORD if it needs one
+#   MAILBOX_DEPLOY             more applications to deploy after the example (paths, space-separated)
 #   MAILBOX_JAVA_OPTS          extra JVM options for Payara Micro
 #   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 240)
 set -euo pipefail
@@ -49,7 +50,12 @@ case "$datasource" in
   *) echo "MAILBOX_DATASOURCE must be h2 or postgresql" >&2; exit 2 ;;
 esac
 
-for file in "$rar" "$console_war" "$orders_war" "$root_war" "$micro_jar"; do
+extra_deploys=()
+for app in ${MAILBOX_DEPLOY:-}; do
+  extra_deploys+=(--deploy "$app")
+done
+
+for file in "$rar" "$console_war" "$orders_war" "$root_war" "$micro_jar" ${MAILBOX_DEPLOY:-}; do
   if [ ! -f "$file" ]; then
     echo "Missing $file: build first (bin/run builds and starts)." >&2
     exit 1
@@ -59,7 +65,7 @@ done
 # The data folder holds the database, the log and the generated password: this user's only
 # (files the server creates inherit the umask; files of an older data folder are tightened too).
 umask 077
-mkdir -p "$data/h2"
+mkdir -p "$data/h2" "$data/tx-log"
 data="$(cd "$data" && pwd)"
 chmod -R go-rwx "$data"
 pid_file="$data/payara-micro.pid"
@@ -92,6 +98,7 @@ adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/
 # environment). On PostgreSQL the default datasource is repointed first, before the adapter
 # (whose jdbc: provider uses it) is deployed.
 (
+  mailbox_micro_transaction_commands "$data"
   if [ "$datasource" = postgresql ]; then
     mailbox_micro_postgresql_commands
   fi
@@ -107,8 +114,10 @@ java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
   --systemProperties "$here/micro-system.properties" \
   --prebootcommandfile "$here/pre-boot-commands.asadmin" \
   --postbootcommandfile "$data/post-boot-commands.asadmin" \
+  --postdeploycommandfile "$here/post-deploy-commands.asadmin" \
   "${extra_libs[@]+"${extra_libs[@]}"}" \
-  --deploy "$console_war" --deploy "$orders_war" --deploy "$root_war" \
+  --deploy "$console_war" --deploy "$orders_war" "${extra_deploys[@]+"${extra_deploys[@]}"}" \
+  --deploy "$root_war" \
   > "$log_file" 2>&1 &
 pid=$!
 echo "$pid" > "$pid_file"

@@ -65,6 +65,9 @@ fi
 asadmin set configs.config.server-config.security-service.activate-default-principal-to-role-mapping=true >/dev/null
 # The channels' executor: Payara ships it with one thread for every channel (core-pool-size 0).
 asadmin set resources.managed-scheduled-executor-service.concurrent/__defaultManagedScheduledExecutorService.core-pool-size=8 >/dev/null
+# Branches the adapter prepared before a crash are committed or rolled back at the next start (the
+# domain's transaction log in <domain>/logs is durable; docs/transactions.md).
+asadmin set configs.config.server-config.transaction-service.automatic-recovery=true >/dev/null
 # The services find the factory the EAR brings (META-INF/glassfish-resources.xml); the channels use
 # the server-wide one created after the deployment (below).
 asadmin create-system-properties \

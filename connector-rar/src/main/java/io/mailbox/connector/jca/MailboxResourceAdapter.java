@@ -141,7 +141,9 @@ public class MailboxResourceAdapter implements ResourceAdapter {
     this.settings = validated;
     this.kernel = mailbox;
     // After the kernel: the log's retrier delivers committed posts through it.
-    this.prepareLog = PrepareLog.open(validated.prepareLogDirectory(), this::kernel, timers);
+    this.prepareLog =
+        PrepareLog.open(
+            validated.prepareLogDirectory(), this::kernel, timers, timers::runToCompletion);
     LOG.info(
         () ->
             "Mailbox resource adapter started with providers "

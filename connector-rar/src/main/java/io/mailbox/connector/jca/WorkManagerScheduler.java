@@ -49,6 +49,18 @@ final class WorkManagerScheduler implements Scheduler {
     return timerTask::cancel;
   }
 
+  /**
+   * Runs {@code task} on a WorkManager thread and returns when it is done (no transaction context
+   * travels with it); a refusal is thrown as an {@link IllegalStateException}.
+   */
+  void runToCompletion(Runnable task) {
+    try {
+      workManager.doWork(new TaskWork(task));
+    } catch (WorkException e) {
+      throw new IllegalStateException("the WorkManager refused the task: " + e.getMessage(), e);
+    }
+  }
+
   void close() {
     timer.cancel();
   }

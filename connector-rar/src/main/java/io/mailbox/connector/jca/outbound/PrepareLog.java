@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -40,6 +42,8 @@ public final class PrepareLog {
   private final PrepareLogFiles files;
   private final Supplier<Mailbox> kernel;
   private final CommittedPostsRetrier retrier;
+  // Runs a commit's hand-over to completion on a thread without the committing transaction.
+  private final Executor offTransaction;
   // Branches whose posts one thread is delivering now; no other thread touches their entries.
   private final Set<BranchId> busy = ConcurrentHashMap.newKeySet();
 
@@ -49,6 +53,17 @@ public final class PrepareLog {
       Scheduler scheduler,
       Duration firstRetry,
       Duration maxRetry) {
+    this(directory, kernel, scheduler, firstRetry, maxRetry, Runnable::run);
+  }
+
+  PrepareLog(
+      Path directory,
+      Supplier<Mailbox> kernel,
+      Scheduler scheduler,
+      Duration firstRetry,
+      Duration maxRetry,
+      Executor offTransaction) {
+    this.offTransaction = offTransaction;
     this.files = new PrepareLogFiles(directory);
     this.kernel = kernel;
     this.retrier =
@@ -59,9 +74,17 @@ public final class PrepareLog {
    * Opens the log in {@code directory} (created at the first prepare), reports the branches in
    * doubt and schedules delivery of committed ones. Never fails: an unreadable directory is logged
    * and the adapter starts; a prepare that cannot write then votes to roll back.
+   *
+   * @param offTransaction runs a task to completion on a thread that is not in the committing
+   *     transaction, and returns after it: a commit's posts are handed over there, because the
+   *     transaction manager calls {@code commit} on a thread still associated with the transaction
+   *     it completes, where a {@code jdbc:} provider's connection would be enlisted into it (Payara
+   *     refuses: "Transaction is not active in the current thread")
    */
-  public static PrepareLog open(Path directory, Supplier<Mailbox> kernel, Scheduler scheduler) {
-    PrepareLog log = new PrepareLog(directory, kernel, scheduler, FIRST_RETRY, MAX_RETRY);
+  public static PrepareLog open(
+      Path directory, Supplier<Mailbox> kernel, Scheduler scheduler, Executor offTransaction) {
+    PrepareLog log =
+        new PrepareLog(directory, kernel, scheduler, FIRST_RETRY, MAX_RETRY, offTransaction);
     log.resume();
     return log;
   }
@@ -138,7 +161,7 @@ public final class PrepareLog {
         retrier.wake();
         return;
       }
-      int delivered = deliver(branch.posts());
+      int delivered = deliverOffTransaction(branch.posts());
       if (delivered == branch.posts().size()) {
         forgetDelivered(id, LoggedBranch.State.PREPARED);
         return;
@@ -162,7 +185,7 @@ public final class PrepareLog {
    *     branch rolled back); XA_HEURMIX when some were delivered and the rest could not be logged
    */
   void commitOnePhase(Xid xid, List<MailMessage> posts) throws XAException {
-    int delivered = deliver(posts);
+    int delivered = deliverOffTransaction(posts);
     if (delivered == posts.size()) {
       return;
     }
@@ -247,6 +270,21 @@ public final class PrepareLog {
       }
     }
     return done;
+  }
+
+  /** {@link #deliver} on the off-transaction thread; a refused hand-off delivers nothing. */
+  private int deliverOffTransaction(List<MailMessage> posts) {
+    AtomicInteger delivered = new AtomicInteger();
+    try {
+      offTransaction.execute(() -> delivered.set(deliver(posts)));
+    } catch (RuntimeException e) {
+      LOG.warning(
+          () ->
+              "Transactional posts not handed over ("
+                  + e
+                  + "); they stay in the prepare log and are retried");
+    }
+    return delivered.get();
   }
 
   /**

@@ -113,11 +113,74 @@ class CommittedPostsRetrierTest {
     log.close();
     memory.start();
 
-    PrepareLog reopened = PrepareLog.open(directory, () -> kernel, scheduler);
+    PrepareLog reopened = PrepareLog.open(directory, () -> kernel, scheduler, Runnable::run);
     scheduler.advance(PrepareLog.FIRST_RETRY);
 
     assertThat(unread()).isEqualTo(1);
     assertThat(entries()).isZero();
     reopened.close();
+  }
+
+  @Test
+  void aCommitHandsItsPostsOverOnTheOffTransactionThreadAndTheRetrierDoesNotNeedIt()
+      throws Exception {
+    // On a server the transaction manager calls commit on a thread still associated with the
+    // transaction it completes; a jdbc: provider's connection taken there is enlisted into it and
+    // refused (found by TransactionRecoveryIT on Payara Micro).
+    List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.Executor elsewhere =
+        task -> {
+          Thread worker =
+              new Thread(
+                  () -> {
+                    threads.add(Thread.currentThread().getName());
+                    task.run();
+                  },
+                  "off-transaction");
+          worker.start();
+          try {
+            worker.join();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    PrepareLog offThread =
+        new PrepareLog(
+            directory,
+            () -> kernel,
+            scheduler,
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(4),
+            elsewhere);
+    Xid xid = prepared(5);
+
+    offThread.commit(xid);
+
+    assertThat(threads).containsExactly("off-transaction");
+    assertThat(unread()).isEqualTo(1);
+    assertThat(entries()).isZero();
+  }
+
+  @Test
+  void aRefusedHandOverLeavesThePostsCommittedForTheRetrier() throws Exception {
+    PrepareLog refusing =
+        new PrepareLog(
+            directory,
+            () -> kernel,
+            scheduler,
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(4),
+            task -> {
+              throw new IllegalStateException("the WorkManager refused the task");
+            });
+    Xid xid = prepared(6);
+
+    refusing.commit(xid);
+    assertThat(unread()).as("nothing handed over at commit").isZero();
+    assertThat(entries()).as("kept, marked committed").isEqualTo(1);
+
+    scheduler.advance(Duration.ofSeconds(1)); // the retrier's pass runs on its own thread
+    assertThat(unread()).isEqualTo(1);
+    assertThat(entries()).isZero();
   }
 }
