@@ -70,11 +70,21 @@ final class CallerTransaction {
     return registries.get();
   }
 
+  // The server's registry, once found: one object per server, so a send does not pay a JNDI lookup
+  // for every question it asks. A miss is not kept (a thread without a naming context can miss).
+  private static volatile TransactionSynchronizationRegistry found;
+
   private static Optional<TransactionSynchronizationRegistry> lookup() {
+    TransactionSynchronizationRegistry known = found;
+    if (known != null) {
+      return Optional.of(known);
+    }
     try {
-      return Optional.of(
+      known =
           (TransactionSynchronizationRegistry)
-              new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry"));
+              new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+      found = known;
+      return Optional.of(known);
     } catch (NamingException e) {
       return Optional.empty();
     }

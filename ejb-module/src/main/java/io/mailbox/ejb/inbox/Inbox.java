@@ -1,6 +1,7 @@
 package io.mailbox.ejb.inbox;
 
 import io.mailbox.ejb.event.IntegrationEventDefinition;
+import jakarta.annotation.PostConstruct;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -31,6 +32,16 @@ public class Inbox {
 
   @EJB private JtaInboxTransactions transactions;
 
+  // Read once per bean instance, not per delivery (a negative value is refused by InboxProcessor,
+  // MBX-1008).
+  private int maxAttempts;
+
+  @PostConstruct
+  void readSettings() {
+    maxAttempts =
+        ConfigProvider.getConfig().getOptionalValue(MAX_ATTEMPTS, Integer.class).orElse(5);
+  }
+
   /**
    * Processes a delivery whose source is unknown: should it be parked, an operator can discard it
    * but not retry it (MBX-3005). Prefer {@link #process(String, IntegrationEventDefinition, String,
@@ -56,8 +67,6 @@ public class Inbox {
       String envelopeJson,
       String sourceAddress,
       InboxHandler<T> handler) {
-    int maxAttempts =
-        ConfigProvider.getConfig().getOptionalValue(MAX_ATTEMPTS, Integer.class).orElse(5);
     return new InboxProcessor(transactions, Clock.systemUTC(), maxAttempts)
         .process(consumer, definition, envelopeJson, sourceAddress, handler);
   }

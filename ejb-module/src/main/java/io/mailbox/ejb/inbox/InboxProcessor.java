@@ -1,6 +1,7 @@
 package io.mailbox.ejb.inbox;
 
 import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.HandlerNotReady;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
@@ -160,6 +161,12 @@ public final class InboxProcessor {
   private InboxOutcome settleFailure(InboxRow marker, String envelopeJson, Exception failure) {
     if (transactions.find(marker.id()).isPresent()) {
       return InboxOutcome.DUPLICATE; // another delivery committed the marker first
+    }
+    if (HandlerNotReady.is(failure)) {
+      // The container refused the call (starting, or stopping: "Attempt to invoke when container
+      // is in STOPPED"): the handler never ran, so it is "not now" and counts no attempt — five
+      // graceful restarts must not park a healthy delivery.
+      throw new InboxFailureException(marker.consumer(), marker.topic(), failure);
     }
     String error = bounded(failure);
     if (failure instanceof IntegrationEventRejectedException) {

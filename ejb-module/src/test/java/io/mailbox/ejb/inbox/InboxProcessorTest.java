@@ -40,6 +40,27 @@ class InboxProcessorTest {
   }
 
   @Test
+  void aContainerThatRefusesTheCallWhileStoppingCountsNoAttemptAndNeverParks() {
+    // Payara during a graceful stop: the bean the handler calls answers with the container's own
+    // refusal (an EJBException without cause). Found by QuickStartCrashIT's SIGTERM round.
+    InboxHandler<String> stopped =
+        (data, envelope) -> {
+          throw new jakarta.ejb.EJBException("Attempt to invoke when container is in STOPPED");
+        };
+
+    for (int restart = 0; restart < 7; restart++) {
+      assertThatThrownBy(() -> inbox(5).process("payroll", HIRED, envelope("e-9"), stopped))
+          .isInstanceOf(InboxFailureException.class)
+          .satisfies(e -> assertThat(io.mailbox.connector.api.HandlerNotReady.is(e)).isTrue());
+    }
+
+    assertThat(inbox(5).process("payroll", HIRED, envelope("e-9"), this::count))
+        .as("after seven refused calls, not parked: processed")
+        .isEqualTo(InboxOutcome.PROCESSED);
+    assertThat(handled).hasValue(1);
+  }
+
+  @Test
   void whenTheReReadAfterAHandlerFailureFailsTooTheHandlersErrorIsKeptAndItIsRedelivered() {
     InboxHandler<String> failing =
         (data, envelope) -> {
