@@ -19,6 +19,7 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.Scheduler;
 import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderSubscription;
 import java.io.IOException;
@@ -88,7 +89,7 @@ public final class AmqpProvider extends MailboxProvider {
   private final Map<MailAddress, List<ProviderSubscription>> subscribers =
       new ConcurrentHashMap<>();
   private final Map<MailAddress, BrokerConsumer> consumers = new ConcurrentHashMap<>();
-  private final Map<String, Leased> leases = new ConcurrentHashMap<>();
+  private final LeaseTable<Held> leases = new LeaseTable<>();
   private final Map<String, Held> held = new ConcurrentHashMap<>();
   private final Map<MailAddress, String> queueNames = new ConcurrentHashMap<>(); // checked names
   private final Set<String> declared = ConcurrentHashMap.newKeySet(); // on this connection
@@ -109,10 +110,6 @@ public final class AmqpProvider extends MailboxProvider {
   private static final Duration FIRST_RECONNECT_WAIT = Duration.ofSeconds(1);
   private static final Duration MAX_RECONNECT_WAIT = Duration.ofSeconds(30);
   private Scheduler.Cancellable sweeper; // guarded by this
-
-  /** A delivery taken under a lease, until it is settled or the lease ends. */
-  private record Leased(
-      MailAddress address, Lease lease, MailMessage copy, Channel channel, long tag) {}
 
   /** A delivery being settled: which channel must ack or nack it, and its tag there. */
   private record Held(Channel channel, long tag) {}
@@ -656,7 +653,7 @@ public final class AmqpProvider extends MailboxProvider {
       }
       MailMessage handedOut = handOut.apply(copy);
       if (lease != null) {
-        leases.put(key, new Leased(address, lease, handedOut, channel, tag));
+        leases.put(key, address, lease, handedOut, new Held(channel, tag));
       }
       taken.add(handedOut);
     }
@@ -668,51 +665,31 @@ public final class AmqpProvider extends MailboxProvider {
 
   @Override
   protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
-    Leased leased = leases.get(key);
-    if (leased == null
-        || !leased.address().equals(address)
-        || !leased.lease().id().equals(leaseId)) {
+    Optional<LeaseTable.Leased<Held>> released = leases.release(address, key, leaseId);
+    if (released.isEmpty()) {
       return Optional.empty();
     }
+    LeaseTable.Leased<Held> leased = released.get();
     if (leased.lease().isExpiredAt(now())) {
       // Too late: the lease is over, so the copy goes back to the queue and this settle is stale.
-      if (leases.remove(key, leased)) {
-        nack(leased.channel(), leased.tag());
-      }
+      nack(leased.handle().channel(), leased.handle().tag());
       return Optional.empty();
     }
-    if (!leases.remove(key, leased)) {
-      return Optional.empty();
-    }
-    held.put(key, new Held(leased.channel(), leased.tag()));
+    held.put(key, leased.handle());
     return Optional.of(leased.copy());
   }
 
   @Override
   protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
-    return leases.entrySet().stream()
-        .filter(e -> e.getValue().address().equals(address))
-        .sorted(Comparator.comparing(e -> e.getValue().lease().handedOutAt()))
-        .limit(limit)
-        .map(e -> e.getValue().lease().inFlight(address, e.getKey(), e.getValue().copy()))
-        .toList();
+    return leases.inFlight(address, limit);
   }
 
   @Override
   protected long reclaimExpired(MailAddress address) {
-    Instant now = now();
-    long reclaimed = 0;
-    for (Map.Entry<String, Leased> entry : List.copyOf(leases.entrySet())) {
-      Leased leased = entry.getValue();
-      if (leased.address().equals(address)
-          && leased.lease().isExpiredAt(now)
-          && leases.remove(entry.getKey(), leased)) {
-        nack(leased.channel(), leased.tag());
-        reclaimed++;
-      }
-    }
-    return reclaimed;
+    List<LeaseTable.Leased<Held>> expired = leases.takeExpired(address, now());
+    expired.forEach(leased -> nack(leased.handle().channel(), leased.handle().tag()));
+    return expired.size();
   }
 
   private synchronized void scheduleSweep() {
@@ -728,11 +705,7 @@ public final class AmqpProvider extends MailboxProvider {
   /** Returns expired leases to their queues, so other consumers get them without a fetch here. */
   private void sweep() {
     try {
-      leases.values().stream()
-          .map(Leased::address)
-          .distinct()
-          .toList()
-          .forEach(this::reclaimExpired);
+      leases.addresses().forEach(this::reclaimExpired);
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "Lease sweep failed; the next one retries", e);
     } finally {
@@ -843,11 +816,9 @@ public final class AmqpProvider extends MailboxProvider {
         declared.remove(queue);
       }
     }
-    for (Map.Entry<String, Leased> entry : List.copyOf(leases.entrySet())) {
-      if (leases.remove(entry.getKey(), entry.getValue())) {
-        ack(entry.getValue().channel(), entry.getValue().tag());
-        dropped++;
-      }
+    for (LeaseTable.Leased<Held> leased : leases.takeAll()) {
+      ack(leased.handle().channel(), leased.handle().tag());
+      dropped++;
     }
     return dropped;
   }
@@ -862,13 +833,9 @@ public final class AmqpProvider extends MailboxProvider {
   @Override
   public AddressStatus status(MailAddress address) {
     String queue = names.queue(address);
-    long leased = leases.values().stream().filter(l -> l.address().equals(address)).count();
-    Instant now = now();
-    long overdue =
-        leases.values().stream()
-            .filter(l -> l.address().equals(address) && l.lease().isExpiredAt(now))
-            .count();
-    long inFlight = leased + broadcastsInFlight(address);
+    LeaseTable.Census leased = leases.census(address, now());
+    long overdue = leased.overdue();
+    long inFlight = leased.inFlight() + broadcastsInFlight(address);
     Map<String, Object> extensions = new LinkedHashMap<>();
     extensions.put(SCHEME + ".queue", queue);
     extensions.put(SCHEME + ".overdueInFlightCount", overdue);

@@ -11,6 +11,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.kernel.Scheduler;
 import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderSubscription;
 import java.io.IOException;
@@ -67,14 +68,12 @@ public final class FileProvider extends MailboxProvider {
   private static final AtomicLong SEQUENCE = new AtomicLong();
 
   private final Path root;
-  private final Map<String, Leased> leases = new ConcurrentHashMap<>();
+  private final LeaseTable<Void> leases = new LeaseTable<>();
   private final Set<String> broadcasting = ConcurrentHashMap.newKeySet();
   private final Map<MailAddress, List<ProviderSubscription>> subscribers =
       new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
   private final Set<Path> reportedCorrupt = ConcurrentHashMap.newKeySet();
-
-  private record Leased(MailAddress address, Lease lease, MailMessage copy, Path file) {}
 
   private record Entry(Path file, MailMessage message, boolean read) {
     String key() {
@@ -168,7 +167,7 @@ public final class FileProvider extends MailboxProvider {
 
   private List<Entry> waiting(MailAddress address) {
     return entries(folder(address)).stream()
-        .filter(e -> !e.read() && !leases.containsKey(e.key()) && !broadcasting.contains(e.key()))
+        .filter(e -> !e.read() && !leases.holds(e.key()) && !broadcasting.contains(e.key()))
         .toList();
   }
 
@@ -216,7 +215,7 @@ public final class FileProvider extends MailboxProvider {
       // The round goes to disk with the hand-out, so redelivery counts survive a restart.
       write(entry.file(), copy, lease == null);
       if (lease != null) {
-        leases.put(entry.key(), new Leased(address, lease, copy, entry.file()));
+        leases.put(entry.key(), address, lease, copy, null);
       }
       taken.add(copy);
     }
@@ -234,12 +233,7 @@ public final class FileProvider extends MailboxProvider {
   @Override
   protected synchronized Optional<MailMessage> releaseLease(
       MailAddress address, String key, String leaseId) {
-    Leased held = leases.get(key);
-    if (held == null || !held.address().equals(address) || !held.lease().id().equals(leaseId)) {
-      return Optional.empty();
-    }
-    leases.remove(key);
-    return Optional.of(held.copy());
+    return leases.release(address, key, leaseId).map(LeaseTable.Leased::copy);
   }
 
   @Override
@@ -262,7 +256,7 @@ public final class FileProvider extends MailboxProvider {
   protected synchronized boolean requeue(MailAddress address, MailMessage copy) {
     String key = copy.sendId().orElseThrow();
     broadcasting.remove(key);
-    if (leases.containsKey(key)) {
+    if (leases.holds(key)) {
       return false;
     }
     Optional<Path> file = fileOf(address, key);
@@ -302,16 +296,7 @@ public final class FileProvider extends MailboxProvider {
 
   @Override
   protected synchronized long reclaimExpired(MailAddress address) {
-    Instant now = now();
-    List<String> expired =
-        leases.entrySet().stream()
-            .filter(
-                e ->
-                    e.getValue().address().equals(address) && e.getValue().lease().isExpiredAt(now))
-            .map(Map.Entry::getKey)
-            .toList();
-    expired.forEach(leases::remove);
-    return expired.size();
+    return leases.takeExpired(address, now()).size();
   }
 
   @Override
@@ -322,7 +307,7 @@ public final class FileProvider extends MailboxProvider {
         if (!entry.message().id().equals(messageId) || entry.read()) {
           continue;
         }
-        Leased held = leases.get(entry.key());
+        LeaseTable.Leased<Void> held = leases.get(entry.key()).orElse(null);
         found.add(
             new LocatedCopy(
                 address,
@@ -367,12 +352,7 @@ public final class FileProvider extends MailboxProvider {
   @Override
   protected synchronized List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
-    return leases.entrySet().stream()
-        .filter(e -> e.getValue().address().equals(address))
-        .sorted(Comparator.comparing(e -> e.getValue().lease().handedOutAt()))
-        .limit(limit)
-        .map(e -> e.getValue().lease().inFlight(address, e.getKey(), e.getValue().copy()))
-        .toList();
+    return leases.inFlight(address, limit);
   }
 
   @Override
@@ -500,15 +480,11 @@ public final class FileProvider extends MailboxProvider {
     }
     List<Entry> all = entries(folder);
     Instant now = now();
-    long leased = leases.values().stream().filter(l -> l.address().equals(address)).count();
-    long overdue =
-        leases.values().stream()
-            .filter(l -> l.address().equals(address) && l.lease().isExpiredAt(now))
-            .count();
+    LeaseTable.Census leased = leases.census(address, now);
+    long overdue = leased.overdue();
     long unread =
         all.stream()
-            .filter(
-                e -> !e.read() && !leases.containsKey(e.key()) && !broadcasting.contains(e.key()))
+            .filter(e -> !e.read() && !leases.holds(e.key()) && !broadcasting.contains(e.key()))
             .count();
     long corrupt;
     try (Stream<Path> files = Files.list(folder)) {
@@ -529,7 +505,7 @@ public final class FileProvider extends MailboxProvider {
         AddressState.ONLINE,
         true,
         unread,
-        leased + broadcastsInFlight(address),
+        leased.inFlight() + broadcastsInFlight(address),
         lastActivity.get(address),
         extensions);
   }

@@ -38,7 +38,7 @@ public final class MemoryBus {
   }
 
   MemoryTopic topic(MailAddress address) {
-    return topics.computeIfAbsent(address, ignored -> new MemoryTopic());
+    return topics.computeIfAbsent(address, MemoryTopic::new);
   }
 
   /** The topic if it exists; reads never create one. */

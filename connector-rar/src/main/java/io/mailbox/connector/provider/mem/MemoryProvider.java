@@ -183,7 +183,7 @@ public final class MemoryProvider extends MailboxProvider {
   protected List<LocatedCopy> locateCopies(String messageId) {
     return bus.topics().stream()
         .sorted(Map.Entry.comparingByKey())
-        .flatMap(entry -> entry.getValue().locate(entry.getKey(), messageId).stream())
+        .flatMap(entry -> entry.getValue().locate(messageId).stream())
         .toList();
   }
 
@@ -200,7 +200,7 @@ public final class MemoryProvider extends MailboxProvider {
   @Override
   protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
-    return bus.existing(address).map(topic -> topic.inFlight(address, limit)).orElse(List.of());
+    return bus.existing(address).map(topic -> topic.inFlight(limit)).orElse(List.of());
   }
 
   @Override

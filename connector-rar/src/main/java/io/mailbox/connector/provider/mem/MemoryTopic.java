@@ -5,13 +5,13 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.ProviderSubscription;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,14 +25,17 @@ import java.util.function.UnaryOperator;
  * sender's id. Every method holds this topic's monitor; callbacks never run under it.
  */
 final class MemoryTopic {
+  private final MailAddress address;
   private final Deque<MailMessage> queue = new ArrayDeque<>();
-  private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
+  private final LeaseTable<Void> inFlight = new LeaseTable<>();
   private final Map<String, MailMessage> parked = new LinkedHashMap<>();
   private final List<ProviderSubscription> subscribers = new CopyOnWriteArrayList<>();
   private Instant lastActivity;
   private boolean known;
 
-  private record InFlight(MailMessage copy, Lease lease) {}
+  MemoryTopic(MailAddress address) {
+    this.address = address;
+  }
 
   /** A snapshot of this topic's numbers at one instant. */
   record Counts(
@@ -83,7 +86,7 @@ final class MemoryTopic {
     while (taken.size() < limit && !queue.isEmpty()) {
       MailMessage copy = handOut.apply(queue.pollFirst());
       if (lease != null) {
-        inFlight.put(key(copy), new InFlight(copy, lease));
+        inFlight.put(key(copy), address, lease, copy, null);
       }
       taken.add(copy);
     }
@@ -99,18 +102,13 @@ final class MemoryTopic {
 
   /** Ends one hand-out; empty when that copy is not in flight under that lease any more. */
   synchronized Optional<MailMessage> release(String key, String leaseId) {
-    InFlight entry = inFlight.get(key);
-    if (entry == null || !entry.lease().id().equals(leaseId)) {
-      return Optional.empty();
-    }
-    inFlight.remove(key);
-    return Optional.of(entry.copy());
+    return inFlight.release(address, key, leaseId).map(LeaseTable.Leased::copy);
   }
 
   /** Puts a copy back at the head, unless that copy is already queued or in flight. */
   synchronized boolean requeue(MailMessage copy) {
     String key = key(copy);
-    if (inFlight.containsKey(key) || queue.stream().anyMatch(queued -> key(queued).equals(key))) {
+    if (inFlight.holds(key) || queue.stream().anyMatch(queued -> key(queued).equals(key))) {
       return false;
     }
     queue.addFirst(copy);
@@ -125,16 +123,9 @@ final class MemoryTopic {
 
   /** Puts every expired lease's copy back at the head of the queue, oldest hand-out first. */
   synchronized int reclaimExpired(Instant now) {
-    List<MailMessage> reclaimed = new ArrayList<>();
-    for (Iterator<InFlight> it = inFlight.values().iterator(); it.hasNext(); ) {
-      InFlight entry = it.next();
-      if (entry.lease().isExpiredAt(now)) {
-        it.remove();
-        reclaimed.add(entry.copy());
-      }
-    }
+    List<LeaseTable.Leased<Void>> reclaimed = inFlight.takeExpired(address, now);
     for (int i = reclaimed.size() - 1; i >= 0; i--) {
-      queue.addFirst(reclaimed.get(i));
+      queue.addFirst(reclaimed.get(i).copy());
     }
     return reclaimed.size();
   }
@@ -153,12 +144,8 @@ final class MemoryTopic {
   }
 
   /** The copies in flight under a lease, in hand-out order. */
-  synchronized List<io.mailbox.connector.api.InFlightCopy> inFlight(
-      io.mailbox.connector.api.MailAddress address, int limit) {
-    return inFlight.entrySet().stream()
-        .limit(limit)
-        .map(e -> e.getValue().lease().inFlight(address, e.getKey(), e.getValue().copy()))
-        .toList();
+  synchronized List<io.mailbox.connector.api.InFlightCopy> inFlight(int limit) {
+    return inFlight.inFlight(address, limit);
   }
 
   /** Removes the queued copy with this key, or every queued copy when {@code key} is null. */
@@ -173,30 +160,25 @@ final class MemoryTopic {
 
   /** Drops queued and in-flight copies (an outstanding lease's disposition then returns false). */
   synchronized long clearBacklog() {
-    long dropped = queue.size() + inFlight.size();
+    long dropped = queue.size() + inFlight.takeAll().size();
     queue.clear();
-    inFlight.clear();
     return dropped;
   }
 
-  synchronized List<LocatedCopy> locate(MailAddress address, String messageId) {
+  synchronized List<LocatedCopy> locate(String messageId) {
     List<LocatedCopy> found = new ArrayList<>();
     queue.stream()
         .filter(copy -> copy.id().equals(messageId))
         .forEach(
             copy ->
                 found.add(new LocatedCopy(address, messageId, key(copy), null, CopyState.QUEUED)));
-    inFlight.values().stream()
-        .filter(entry -> entry.copy().id().equals(messageId))
+    inFlight.entries(address).stream()
+        .filter(held -> held.copy().id().equals(messageId))
         .forEach(
-            entry ->
+            held ->
                 found.add(
                     new LocatedCopy(
-                        address,
-                        messageId,
-                        key(entry.copy()),
-                        entry.lease().id(),
-                        CopyState.IN_FLIGHT)));
+                        address, messageId, held.key(), held.lease().id(), CopyState.IN_FLIGHT)));
     parked.values().stream()
         .filter(copy -> copy.id().equals(messageId))
         .forEach(
@@ -206,22 +188,13 @@ final class MemoryTopic {
   }
 
   synchronized Counts counts(Instant now) {
-    int overdue = 0;
-    Instant oldestExpiry = null;
-    for (InFlight entry : inFlight.values()) {
-      if (entry.lease().isExpiredAt(now)) {
-        overdue++;
-        if (oldestExpiry == null || entry.lease().expiresAt().isBefore(oldestExpiry)) {
-          oldestExpiry = entry.lease().expiresAt();
-        }
-      }
-    }
+    LeaseTable.Census leased = inFlight.census(address, now);
     return new Counts(
         known,
         queue.size(),
-        inFlight.size(),
-        overdue,
-        oldestExpiry == null ? Duration.ZERO : Duration.between(oldestExpiry, now),
+        (int) leased.inFlight(),
+        (int) leased.overdue(),
+        leased.oldestOverdue(),
         parked.size(),
         subscribers.size(),
         lastActivity);

@@ -1,0 +1,86 @@
+package io.mailbox.connector.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The lease table the in-memory-lease transports share (mem, file, amqp). */
+class LeaseTableTest {
+  private static final MailAddress QUEUE = MailAddress.parse("mem:billing@shop/orders");
+  private static final MailAddress OTHER = MailAddress.parse("mem:billing@shop/refunds");
+  private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
+
+  private final LeaseTable<String> table = new LeaseTable<>();
+
+  private void hand(String key, MailAddress address, String leaseId, Duration lease) {
+    table.put(
+        key,
+        address,
+        new Lease(leaseId, T0, lease == null ? null : T0.plus(lease)),
+        MailMessage.to(address).id("m-" + key).body("{}").build(),
+        "tag-" + key);
+  }
+
+  @Test
+  void aReleaseNeedsTheKeyTheAddressAndTheLeaseItWasHandedOutUnder() {
+    hand("k1", QUEUE, "lease-1", Duration.ofSeconds(30));
+
+    assertThat(table.release(QUEUE, "k1", "stale-lease")).isEmpty();
+    assertThat(table.release(OTHER, "k1", "lease-1")).isEmpty();
+    assertThat(table.holds("k1")).as("a refused release changes nothing").isTrue();
+
+    assertThat(table.release(QUEUE, "k1", "lease-1"))
+        .hasValueSatisfying(leased -> assertThat(leased.handle()).isEqualTo("tag-k1"));
+    assertThat(table.holds("k1")).isFalse();
+    assertThat(table.release(QUEUE, "k1", "lease-1")).as("once only").isEmpty();
+  }
+
+  @Test
+  void expiredLeasesAreTakenPerAddressOldestHandOutFirstAndNeverLeasesWithoutAnEnd() {
+    hand("k1", QUEUE, "l1", Duration.ofSeconds(10));
+    hand("k2", QUEUE, "l2", null);
+    hand("k3", OTHER, "l3", Duration.ofSeconds(10));
+    hand("k4", QUEUE, "l4", Duration.ofSeconds(5));
+
+    assertThat(table.takeExpired(QUEUE, T0.plusSeconds(4))).isEmpty();
+    assertThat(table.takeExpired(QUEUE, T0.plusSeconds(10)))
+        .extracting(LeaseTable.Leased::key)
+        .containsExactly("k1", "k4");
+    assertThat(table.addresses()).containsExactlyInAnyOrder(QUEUE, OTHER);
+    assertThat(table.size()).isEqualTo(2);
+  }
+
+  @Test
+  void aNewHandOutOfTheSameCopyVoidsTheOldLeaseAndMovesToTheEnd() {
+    hand("k1", QUEUE, "first", Duration.ofSeconds(10));
+    hand("k2", QUEUE, "l2", Duration.ofSeconds(10));
+    hand("k1", QUEUE, "second", Duration.ofSeconds(10));
+
+    assertThat(table.release(QUEUE, "k1", "first")).isEmpty();
+    assertThat(table.inFlight(QUEUE, 10))
+        .extracting(copy -> copy.leaseId())
+        .containsExactly("l2", "second");
+  }
+
+  @Test
+  void theCensusCountsInFlightAndOverdueCopiesOfOneAddress() {
+    hand("k1", QUEUE, "l1", Duration.ofSeconds(10));
+    hand("k2", QUEUE, "l2", Duration.ofSeconds(20));
+    hand("k3", QUEUE, "l3", Duration.ofSeconds(60));
+    hand("k4", OTHER, "l4", Duration.ofSeconds(1));
+
+    LeaseTable.Census census = table.census(QUEUE, T0.plusSeconds(25));
+
+    assertThat(census.inFlight()).isEqualTo(3);
+    assertThat(census.overdue()).isEqualTo(2);
+    assertThat(census.oldestOverdue()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(table.takeAll())
+        .extracting(LeaseTable.Leased::key)
+        .containsExactly("k1", "k2", "k3", "k4");
+    assertThat(table.size()).isZero();
+  }
+}
