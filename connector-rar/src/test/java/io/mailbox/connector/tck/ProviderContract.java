@@ -1,4 +1,4 @@
-package io.mailbox.connector.spi;
+package io.mailbox.connector.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,6 +16,7 @@ import io.mailbox.connector.api.MailboxSubscriber;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.MailboxProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -26,10 +27,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every provider keeps, whatever its transport. A provider's test extends this class
- * and supplies a new provider; tests of capabilities the provider does not declare are skipped (an
- * honest "cannot"), never weakened. Transports that deliver asynchronously are waited for up to
- * {@link #eventually()}.
+ * The provider conformance kit: the contract every provider keeps, whatever its transport. A
+ * provider's test extends this class and supplies a new, unstarted provider; tests of capabilities
+ * the provider does not declare are skipped (an honest "cannot"), never weakened. Transports that
+ * deliver asynchronously are waited for up to {@link #eventually()}.
+ *
+ * <p>Published as {@code io.mailbox:connector-rar:<version>:jar:tck} (with JUnit 5 and AssertJ on
+ * the test class path), so a provider built outside this repository runs the same suite as the
+ * shipped ones; {@code examples/tiny-provider} does exactly that (docs/providers.md).
  */
 public abstract class ProviderContract {
   protected MailboxProvider provider;
@@ -543,5 +548,183 @@ public abstract class ProviderContract {
 
     assertThatThrownBy(() -> provider.post(MailMessage.to(other + ":a@b").body("").build()))
         .hasMessageStartingWith("MBX-1003");
+  }
+
+  @Test
+  void everyOperationRefusesAnAddressOfAnotherScheme() {
+    MailAddress foreign =
+        MailAddress.parse((provider.scheme().equals("zzz") ? "yyy" : "zzz") + "://a@b/c");
+
+    List<Runnable> operations =
+        List.of(
+            () -> provider.fetch(foreign, FetchOptions.autoAck()),
+            () -> provider.settle(foreign, "key", "lease", Disposition.HANDLED),
+            () -> provider.subscribe(foreign, MailboxSubscriber.of(message -> {})),
+            () -> provider.recover(foreign),
+            () -> provider.peekParked(foreign, 1),
+            () -> provider.purgeParked(foreign, null),
+            () -> provider.removeQueued(foreign, null),
+            () -> provider.inFlight(foreign, 1));
+    for (Runnable operation : operations) {
+      assertThatThrownBy(operation::run).hasMessageStartingWith("MBX-1003");
+    }
+  }
+
+  // ---- leases over time -------------------------------------------------------------------------
+
+  @Test
+  void anExpiredLeaseHandsTheSameCopyOutAgainAndTheLateSettleIsRefused() {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("expiry");
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    Delivery first = provider.fetch(inbox, FetchOptions.leased(Duration.ofMillis(200))).get(0);
+
+    List<Delivery> again = new java.util.ArrayList<>();
+    await(
+        "handed out again after its lease",
+        () -> {
+          again.addAll(provider.fetch(inbox, FetchOptions.leased()));
+          return !again.isEmpty();
+        });
+
+    Delivery second = again.get(0);
+    assertThat(second.key()).isEqualTo(first.key());
+    assertThat(second.message().header(SystemHeaders.ROUND)).contains("2");
+    assertThat(first.ack()).as("a settle under the expired lease").isFalse();
+    assertThat(second.ack()).isTrue();
+    assertThat(fetchAll(inbox)).isEmpty();
+  }
+
+  @Test
+  void recoverPutsExpiredLeasesBackAtOnceAndIsIdempotent() throws InterruptedException {
+    assumeCapability(Capabilities.LEASE);
+    assumeCapability(Capabilities.RECOVER);
+    MailAddress inbox = address("recover");
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    provider.fetch(inbox, FetchOptions.leased(Duration.ofMillis(100)));
+    Thread.sleep(300);
+
+    io.mailbox.connector.api.RecoverResult result = provider.recover(inbox);
+
+    assertThat(result.supported()).isTrue();
+    assertThat(result.reclaimed()).isEqualTo(1);
+    await("back in the queue", () -> provider.status(inbox).unreadCount() == 1);
+    assertThat(provider.status(inbox).inFlightCount()).isZero();
+    assertThat(provider.recover(inbox).reclaimed()).as("nothing left to reclaim").isZero();
+  }
+
+  @Test
+  void aLeaseWithoutTimeoutNeverExpires() throws InterruptedException {
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("no-timeout");
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    Delivery held = provider.fetch(inbox, FetchOptions.leased(Duration.ZERO)).get(0);
+    Thread.sleep(500);
+
+    if (provider.supports(Capabilities.RECOVER)) {
+      assertThat(provider.recover(inbox).reclaimed()).isZero();
+    }
+    assertThat(provider.fetch(inbox, FetchOptions.leased())).isEmpty();
+    assertThat(provider.status(inbox).inFlightCount()).isEqualTo(1);
+    assertThat(held.ack()).isTrue();
+  }
+
+  // ---- locate, parked records, status -----------------------------------------------------------
+
+  @Test
+  void locateFindsEveryCopyOfAMessageIdWithItsState() {
+    assumeCapability(Capabilities.LOCATE);
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("locate");
+    MailAddress other = address("locate-other");
+    String id = "order-" + UUID.randomUUID();
+    provider.post(letter(inbox, id));
+    provider.post(letter(inbox, "someone-else"));
+    provider.post(letter(other, id));
+    await(
+        "queued",
+        () ->
+            provider.status(inbox).unreadCount() == 2 && provider.status(other).unreadCount() == 1);
+    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
+    assertThat(held.message().id()).isEqualTo(id);
+
+    List<io.mailbox.connector.api.LocatedCopy> found = provider.locate(id);
+
+    assertThat(found)
+        .extracting(c -> c.address() + " " + c.state())
+        .containsExactlyInAnyOrder(inbox + " IN_FLIGHT", other + " QUEUED");
+    var inFlight = found.stream().filter(c -> c.address().equals(inbox)).findFirst().orElseThrow();
+    assertThat(inFlight.key()).isEqualTo(held.key());
+    assertThat(inFlight.leaseId()).isEqualTo(held.leaseId().orElseThrow());
+    assertThat(provider.locate("no-such-id-" + UUID.randomUUID())).isEmpty();
+    assertThat(held.ack()).isTrue();
+  }
+
+  @Test
+  void aDeadLetterGivenUpAtTheCapOfTheChainIsParkedNeverHandedOutAndCanBePurged() {
+    assumeCapability(Capabilities.LEASE);
+    assumeCapability(Capabilities.PARKED);
+    io.mailbox.connector.api.DeadLetterPolicy policy =
+        io.mailbox.connector.api.DeadLetterPolicy.defaults();
+    provider.enableDeadLetterQueue(policy);
+    MailAddress inbox = address("parking");
+    MailAddress dead = policy.deadLetterTopic(inbox);
+    String id = "poison-" + UUID.randomUUID();
+
+    assertThat(queueOneAndLease(inbox, id).settle(Disposition.DISCARD)).isTrue();
+    await("dead-lettered", () -> provider.status(dead).unreadCount() == 1);
+    Delivery record = provider.fetch(dead, FetchOptions.leased()).get(0);
+    assertThat(record.message().header(SystemHeaders.DEAD_LETTER_REASON)).isPresent();
+    assertThat(record.settle(Disposition.DISCARD)).isTrue();
+
+    await("parked", () -> provider.peekParked(dead, 10).size() == 1);
+    MailMessage parked = provider.peekParked(dead, 10).get(0);
+    assertThat(parked.id()).isEqualTo(id);
+    assertThat(parked.header(SystemHeaders.DEAD_LETTER_TERMINAL)).contains("true");
+    assertThat(provider.status(dead).unreadCount()).isZero();
+    assertThat(fetchAll(dead)).as("a parked record is never handed out").isEmpty();
+    assertThat(provider.purgeParked(dead, "no-such-key")).isZero();
+    assertThat(provider.purgeParked(dead, parked.sendId().orElseThrow())).isEqualTo(1);
+    assertThat(provider.peekParked(dead, 10)).isEmpty();
+  }
+
+  @Test
+  void parkedRecordsAreRefusedWhereTheyAreNotDeclared() {
+    assumeTrue(!provider.supports(Capabilities.PARKED));
+
+    assertThatThrownBy(() -> provider.peekParked(address("no-parked"), 1))
+        .hasMessageStartingWith("MBX-1007");
+  }
+
+  @Test
+  void statusAndEnumerationDescribeAnAddressAlike() {
+    assumeCapability(Capabilities.STATUS);
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("census");
+    provider.post(letter(inbox, "a"));
+    provider.post(letter(inbox, "b"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 2);
+    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
+
+    AddressStatus status = provider.status(inbox);
+
+    assertThat(status.address()).isEqualTo(inbox);
+    assertThat(status.state()).isEqualTo(AddressState.ONLINE);
+    assertThat(status.unreadCount()).isEqualTo(1);
+    assertThat(status.inFlightCount()).isEqualTo(1);
+    assertThat(status.lastActivity()).isNotNull();
+    if (provider.supports(Capabilities.ENUMERATE)) {
+      AddressStatus listed =
+          provider.enumerate().orElseThrow().stream()
+              .filter(s -> s.address().equals(inbox))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError(inbox + " is not enumerated"));
+      assertThat(listed.unreadCount()).isEqualTo(1);
+      assertThat(listed.inFlightCount()).isEqualTo(1);
+    }
+    assertThat(held.ack()).isTrue();
   }
 }

@@ -2,7 +2,7 @@ package io.mailbox.connector.provider.amqp;
 
 import io.mailbox.connector.kernel.ExecutorScheduler;
 import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderContract;
+import io.mailbox.connector.tck.ProviderContract;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.Set;

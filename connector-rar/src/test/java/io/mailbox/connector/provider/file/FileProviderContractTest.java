@@ -2,7 +2,7 @@ package io.mailbox.connector.provider.file;
 
 import io.mailbox.connector.kernel.ExecutorScheduler;
 import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderContract;
+import io.mailbox.connector.tck.ProviderContract;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.io.TempDir;

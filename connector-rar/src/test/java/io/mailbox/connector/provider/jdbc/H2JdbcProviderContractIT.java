@@ -2,7 +2,7 @@ package io.mailbox.connector.provider.jdbc;
 
 import io.mailbox.connector.kernel.ExecutorScheduler;
 import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderContract;
+import io.mailbox.connector.tck.ProviderContract;
 import java.time.Clock;
 
 /** {@code jdbc:} keeps the provider contract on H2, with the shipped DDL. */

@@ -1,7 +1,7 @@
 package io.mailbox.connector.provider.mem;
 
 import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderContract;
+import io.mailbox.connector.tck.ProviderContract;
 
 /** {@code mem:} keeps the provider contract. */
 class MemoryProviderContractTest extends ProviderContract {

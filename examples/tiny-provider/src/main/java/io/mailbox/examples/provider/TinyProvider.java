@@ -1,0 +1,205 @@
+package io.mailbox.examples.provider;
+
+import io.mailbox.connector.api.AddressState;
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.InFlightCopy;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.LeaseTable;
+import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderSubscription;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
+
+/**
+ * {@code tiny:} — the smallest useful provider: a queue per address in this process, leases in the
+ * kernel's {@link LeaseTable}, subscribers pushed to. It declares what it does (leases, recover,
+ * status, enumerate) and nothing else; the kernel owns the rest (send ids, rounds, retries, dead
+ * letters, capability checks). Every method that touches an address's queue holds that address's
+ * monitor, so "to the subscribers or to the queue" is one decision.
+ */
+public final class TinyProvider extends MailboxProvider {
+  public static final String SCHEME = "tiny";
+
+  private static final Set<String> CAPABILITIES =
+      Set.of(Capabilities.LEASE, Capabilities.RECOVER, Capabilities.STATUS, Capabilities.ENUMERATE);
+
+  /** One address: its queue and its subscribers. */
+  private static final class Box {
+    final Deque<MailMessage> queue = new ArrayDeque<>();
+    final List<ProviderSubscription> subscribers = new CopyOnWriteArrayList<>();
+    Instant lastActivity;
+  }
+
+  private final Map<MailAddress, Box> boxes = new ConcurrentHashMap<>();
+  private final LeaseTable<Void> leases = new LeaseTable<>();
+
+  public TinyProvider() {
+    super(Clock.systemUTC(), new ExecutorScheduler());
+  }
+
+  @Override
+  public String scheme() {
+    return SCHEME;
+  }
+
+  @Override
+  protected Set<String> declaredCapabilities() {
+    return CAPABILITIES;
+  }
+
+  private Box box(MailAddress address) {
+    return boxes.computeIfAbsent(address, ignored -> new Box());
+  }
+
+  @Override
+  protected void send(MailAddress topic, MailMessage copy) {
+    Box box = box(topic);
+    List<ProviderSubscription> receivers;
+    synchronized (box) {
+      box.lastActivity = now();
+      receivers = List.copyOf(box.subscribers);
+      if (receivers.isEmpty()) {
+        box.queue.addLast(copy);
+        return;
+      }
+    }
+    dispatch(topic, copy, receivers); // outside the monitor: subscribers run arbitrary code
+  }
+
+  @Override
+  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
+    Box box = box(address);
+    box.subscribers.add(subscription);
+    return () -> box.subscribers.remove(subscription);
+  }
+
+  @Override
+  protected List<MailMessage> takeQueued(
+      MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
+    Box box = box(address);
+    synchronized (box) {
+      if (lease != null) {
+        putBackExpired(address, box);
+      }
+      List<MailMessage> taken = new ArrayList<>();
+      while (taken.size() < limit && !box.queue.isEmpty()) {
+        MailMessage copy = handOut.apply(box.queue.pollFirst());
+        if (lease != null) {
+          leases.put(copy.sendId().orElseThrow(), address, lease, copy, null);
+        }
+        taken.add(copy);
+      }
+      if (!taken.isEmpty()) {
+        box.lastActivity = now();
+      }
+      return taken;
+    }
+  }
+
+  @Override
+  protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+    return leases.release(address, key, leaseId).map(LeaseTable.Leased::copy);
+  }
+
+  @Override
+  protected boolean requeue(MailAddress address, MailMessage copy) {
+    String key = copy.sendId().orElseThrow();
+    Box box = box(address);
+    synchronized (box) {
+      if (leases.holds(key)
+          || box.queue.stream().anyMatch(queued -> key.equals(queued.sendId().orElse(null)))) {
+        return false;
+      }
+      box.queue.addFirst(copy);
+      return true;
+    }
+  }
+
+  @Override
+  protected long reclaimExpired(MailAddress address) {
+    Box box = boxes.get(address);
+    if (box == null) {
+      return 0;
+    }
+    synchronized (box) {
+      return putBackExpired(address, box);
+    }
+  }
+
+  /** Expired hand-outs go back to the head of the queue, oldest first. Holds the box's monitor. */
+  private int putBackExpired(MailAddress address, Box box) {
+    List<LeaseTable.Leased<Void>> expired = leases.takeExpired(address, now());
+    for (int i = expired.size() - 1; i >= 0; i--) {
+      box.queue.addFirst(expired.get(i).copy());
+    }
+    return expired.size();
+  }
+
+  @Override
+  protected List<InFlightCopy> inFlightCopies(MailAddress address, int limit) {
+    return leases.inFlight(address, limit);
+  }
+
+  @Override
+  protected long clearBacklog() {
+    long dropped = leases.takeAll().size();
+    for (Box box : boxes.values()) {
+      synchronized (box) {
+        dropped += box.queue.size();
+        box.queue.clear();
+      }
+    }
+    return dropped;
+  }
+
+  @Override
+  protected void onStop(boolean purge) {
+    if (purge) {
+      clearBacklog();
+    }
+  }
+
+  @Override
+  public AddressStatus status(MailAddress address) {
+    Box box = boxes.get(address);
+    return box == null ? AddressStatus.unknown(address) : statusOf(address, box);
+  }
+
+  @Override
+  public Optional<List<AddressStatus>> enumerate() {
+    return Optional.of(
+        boxes.entrySet().stream()
+            .map(entry -> statusOf(entry.getKey(), entry.getValue()))
+            .sorted(Comparator.comparing(AddressStatus::address))
+            .toList());
+  }
+
+  private AddressStatus statusOf(MailAddress address, Box box) {
+    synchronized (box) {
+      long inFlight = leases.census(address, now()).inFlight() + broadcastsInFlight(address);
+      return new AddressStatus(
+          address,
+          AddressState.ONLINE,
+          true,
+          box.queue.size(),
+          inFlight,
+          box.lastActivity,
+          Map.of());
+    }
+  }
+}
