@@ -26,6 +26,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *       discarded (dead-lettered); 0 = unlimited</td><td>3</td></tr>
  *   <tr><td>retry-delay</td><td>incoming</td><td>wait before a retriably failed message is handed
  *       out again, in ms, doubling per round</td><td>1000</td></tr>
+ *   <tr><td>retry-max-delay</td><td>incoming</td><td>the most retry-delay grows to, in ms (at least
+ *       retry-delay)</td><td>300000</td></tr>
  *   <tr><td>poll-interval</td><td>incoming</td><td>wait after an empty fetch, in ms</td><td>100</td></tr>
  *   <tr><td>outbox.topic</td><td>outgoing</td><td>inside a JTA transaction, write each message as
  *       an outbox row of this integration-event topic ({@code <type>.v<version>}) instead of
@@ -40,6 +42,7 @@ record ChannelSettings(
     int maxInFlight,
     int maxAttempts,
     Duration retryDelay,
+    Duration retryMaxDelay,
     Duration pollInterval,
     Optional<String> outboxTopic) {
 
@@ -87,6 +90,13 @@ record ChannelSettings(
                 "retry-delay",
                 config.getOptionalValue("retry-delay", Long.class),
                 1_000L,
+                0)),
+        Duration.ofMillis(
+            atLeast(
+                channel,
+                "retry-max-delay",
+                config.getOptionalValue("retry-max-delay", Long.class),
+                300_000L,
                 0)),
         Duration.ofMillis(
             atLeast(
@@ -148,10 +158,8 @@ record ChannelSettings(
 
   /** The wait before handing a message out again after it failed retriably in {@code round}. */
   Duration retryDelayAfter(int round) {
-    int exponent = Math.max(0, Math.min(round - 1, 20));
-    long millis = retryDelay.toMillis();
-    // Saturates instead of overflowing: a retry-delay near Long.MAX_VALUE ms is accepted.
-    return Duration.ofMillis(
-        millis > (Long.MAX_VALUE >> exponent) ? Long.MAX_VALUE : millis << exponent);
+    // A retry-max-delay below retry-delay means "no growth": the cap is never under the first wait.
+    Duration cap = retryMaxDelay.compareTo(retryDelay) < 0 ? retryDelay : retryMaxDelay;
+    return io.mailbox.connector.kernel.Backoff.after(round, retryDelay, cap);
   }
 }

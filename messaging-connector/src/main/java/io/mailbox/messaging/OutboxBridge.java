@@ -16,7 +16,8 @@ final class OutboxBridge {
   private final String topic;
 
   OutboxBridge(String topic) {
-    OutboxWriter.versionOf(topic); // a channel with a bad topic fails at start, not at first send
+    // A channel with a bad topic fails at start, not at its first send.
+    io.mailbox.connector.api.VersionedTopic.parse(topic, "outbox.topic");
     this.topic = topic;
   }
 

@@ -34,6 +34,7 @@ class ChannelSettingsFuzzTest {
       @ForAll("number") Long maxInFlight,
       @ForAll("number") Long maxAttempts,
       @ForAll("number") Long retryDelay,
+      @ForAll("number") Long retryMaxDelay,
       @ForAll("number") Long pollInterval) {
     Map<String, Object> values = new HashMap<>();
     values.put("channel-name", "orders");
@@ -43,6 +44,7 @@ class ChannelSettingsFuzzTest {
     putIfPresent(values, "max-in-flight", maxInFlight);
     putIfPresent(values, "max-attempts", maxAttempts);
     putIfPresent(values, "retry-delay", retryDelay);
+    putIfPresent(values, "retry-max-delay", retryMaxDelay);
     putIfPresent(values, "poll-interval", pollInterval);
     ChannelSettings settings;
     try {
@@ -56,8 +58,14 @@ class ChannelSettingsFuzzTest {
     assertThat(settings.lease().toMillis()).isEqualTo(lease == null ? 30_000 : lease);
     assertThat(settings.pollInterval().toMillis())
         .isEqualTo(pollInterval == null ? 100 : pollInterval);
-    for (int round = 1; round <= 30; round++) {
-      assertThat(settings.retryDelayAfter(round)).isGreaterThanOrEqualTo(settings.retryDelay());
+    java.time.Duration cap =
+        settings.retryMaxDelay().compareTo(settings.retryDelay()) < 0
+            ? settings.retryDelay()
+            : settings.retryMaxDelay();
+    for (int round = 1; round <= 70; round++) {
+      assertThat(settings.retryDelayAfter(round))
+          .isGreaterThanOrEqualTo(settings.retryDelay())
+          .isLessThanOrEqualTo(cap);
     }
   }
 

@@ -29,6 +29,7 @@ class IncomingMailboxMessageSettlementTest {
           16,
           3,
           Duration.ZERO,
+          Duration.ZERO,
           Duration.ofMillis(100),
           Optional.empty());
 

@@ -75,6 +75,7 @@ class MailboxPublisherTest {
         maxInFlight,
         3,
         Duration.ZERO,
+        Duration.ZERO,
         Duration.ofMillis(20),
         Optional.empty());
   }

@@ -26,29 +26,4 @@ public interface OutboxWriter {
    *     version suffix
    */
   String write(String address, String topic, String json, String envelopeId);
-
-  /**
-   * The version of a topic named {@code <type>.v<version>}.
-   *
-   * @throws MailboxException with {@link ErrorCode#INVALID_ACTIVATION} otherwise
-   */
-  static int versionOf(String topic) {
-    int suffix = topic.lastIndexOf(".v");
-    try {
-      if (suffix > 0) {
-        return Integer.parseInt(topic.substring(suffix + 2));
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new MailboxException(
-        ErrorCode.INVALID_ACTIVATION,
-        "outbox.topic '" + topic + "' must end in .v<version>, e.g. orders.placed.v1");
-  }
-
-  /** The event type of a topic named {@code <type>.v<version>}. */
-  static String typeOf(String topic) {
-    versionOf(topic);
-    return topic.substring(0, topic.lastIndexOf(".v"));
-  }
 }

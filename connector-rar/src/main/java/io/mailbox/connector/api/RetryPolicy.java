@@ -35,9 +35,6 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
 
   /** The wait after failed attempt {@code attempt} (1-based) before the next one. */
   public Duration delayAfter(int attempt) {
-    int exponent = Math.max(0, Math.min(attempt - 1, 30));
-    long millis = baseDelay.toMillis();
-    long delayed = millis > (Long.MAX_VALUE >> exponent) ? Long.MAX_VALUE : millis << exponent;
-    return Duration.ofMillis(Math.min(delayed, maxDelay.toMillis()));
+    return io.mailbox.connector.kernel.Backoff.after(attempt, baseDelay, maxDelay);
   }
 }

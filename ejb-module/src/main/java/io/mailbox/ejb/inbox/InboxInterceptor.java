@@ -97,15 +97,9 @@ public class InboxInterceptor {
   }
 
   private static IntegrationEventDefinition<JsonValue> define(String topic) {
-    int suffix = topic.lastIndexOf(".v");
-    if (suffix <= 0) {
-      throw new MailboxException(
-          ErrorCode.INVALID_ACTIVATION, "inbox.topic '" + topic + "' must end in .v<version>");
-    }
+    io.mailbox.connector.api.VersionedTopic versioned =
+        io.mailbox.connector.api.VersionedTopic.parse(topic, "inbox.topic");
     return IntegrationEventDefinition.define(
-        topic.substring(0, suffix),
-        Integer.parseInt(topic.substring(suffix + 2)),
-        topic,
-        data -> data);
+        versioned.type(), versioned.version(), topic, data -> data);
   }
 }

@@ -1,6 +1,7 @@
 package io.mailbox.ejb.outbox;
 
 import io.mailbox.connector.api.OutboxWriter;
+import io.mailbox.connector.api.VersionedTopic;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Local;
@@ -30,9 +31,10 @@ public class ChannelOutboxWriter implements OutboxWriter {
 
   @Override
   public String write(String address, String topic, String json, String envelopeId) {
+    VersionedTopic versioned = VersionedTopic.parse(topic, "outbox.topic");
     IntegrationEventDefinition<JsonValue> definition =
         IntegrationEventDefinition.define(
-            OutboxWriter.typeOf(topic), OutboxWriter.versionOf(topic), topic, data -> data);
+            versioned.type(), versioned.version(), topic, data -> data);
     WriteOptions options =
         envelopeId == null ? WriteOptions.none() : WriteOptions.none().withEnvelopeId(envelopeId);
     return outbox.writeTo(address, definition, parse(json), options);

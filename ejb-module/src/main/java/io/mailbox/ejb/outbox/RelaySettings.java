@@ -116,11 +116,7 @@ public record RelaySettings(
 
   /** The wait after failed attempt {@code attempts} (1-based). */
   Duration backoffAfter(int attempts) {
-    int exponent = Math.max(0, Math.min(attempts - 1, 30));
-    long base = baseBackoff.toMillis();
-    long max = maxBackoff.toMillis();
-    // Doubling stops at the cap before the shift could overflow into a short (or negative) wait.
-    return Duration.ofMillis(base > (max >> exponent) ? max : base << exponent);
+    return io.mailbox.connector.kernel.Backoff.after(attempts, baseBackoff, maxBackoff);
   }
 
   /** What a claimed row must still have left before its publish may start. */
