@@ -6,6 +6,7 @@ import com.vaadin.flow.server.VaadinService;
 import com.vaadin.flow.server.VaadinServletRequest;
 import com.vaadin.flow.server.VaadinServletResponse;
 import com.vaadin.flow.server.VaadinSession;
+import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.ejb.audit.AuditEntry;
 import io.mailbox.ejb.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -65,7 +66,8 @@ public class ConsoleAccessControl {
     String address = request == null ? "?" : request.getRemoteAddr();
     if (!accepted) {
       LOG.warning(
-          "MBX-4001 sign-in refused: account '"
+          ErrorCode.NOT_SIGNED_IN.code()
+              + " sign-in refused: account '"
               + SignInRefused.of(username, address, "").account()
               + "' from "
               + address
@@ -143,10 +145,14 @@ public class ConsoleAccessControl {
    * when the session is not an operator's, whatever the page showed.
    */
   public String requireOperator(String action) {
-    SignedIn who = signedIn().orElseThrow(() -> new SecurityException("MBX-4001 not signed in"));
+    SignedIn who =
+        signedIn()
+            .orElseThrow(
+                () -> new SecurityException(ErrorCode.NOT_SIGNED_IN.code() + " not signed in"));
     if (!who.isOperator()) {
       auditLog.record(who.username(), action, null, 0, AuditEntry.Result.REFUSED);
-      throw new SecurityException("MBX-4003 " + action + " needs the operator role");
+      throw new SecurityException(
+          ErrorCode.FORBIDDEN.code() + " " + action + " needs the operator role");
     }
     return who.username();
   }

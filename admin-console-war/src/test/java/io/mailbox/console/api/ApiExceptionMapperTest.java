@@ -63,7 +63,7 @@ class ApiExceptionMapperTest {
             "GET /console/api/audit\r\nFAKE refused\u2028x\u001b[31m");
 
     assertThat(line)
-        .startsWith("MBX-1008 refused GET /console/api/audit")
+        .startsWith("MBX-4022 refused GET /console/api/audit")
         .doesNotContain("\r")
         .doesNotContain("\n")
         .doesNotContain("\u2028")

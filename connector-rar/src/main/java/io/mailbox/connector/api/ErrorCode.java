@@ -1,8 +1,12 @@
 package io.mailbox.connector.api;
 
 /**
- * Stable codes for every refusal. The code never changes meaning once released, so scripts and
- * dashboards can match on it; the message text around it may improve.
+ * Stable codes for every refusal, of every module: the one catalogue ({@code
+ * ErrorCodeCatalogueTest} fails the build on a code written anywhere else that is not declared
+ * here, and on a code here that the documentation does not list). The code never changes meaning
+ * once released, so scripts and dashboards can match on it; the message text around it may improve.
+ * 1xxx: bad input to the kernel; 2xxx: the adapter and its connections; 3xxx: outbox and inbox;
+ * 4xxx: the admin API and the console (HTTP 4xx); 5xxx: the server (HTTP 5xx).
  */
 public enum ErrorCode {
   /** The address text is not {@code scheme:user@host[/path]}. */
@@ -39,6 +43,15 @@ public enum ErrorCode {
    */
   SENT_OUTSIDE_ITS_TRANSACTION("MBX-2005"),
   /**
+   * An integration event definition or envelope was refused (reason: definition, malformed, type,
+   * version, parse).
+   */
+  EVENT_REJECTED("MBX-3001"),
+  /** An outbox envelope is over the size limit; the caller's transaction rolls back. */
+  OUTBOX_ENVELOPE_TOO_LARGE("MBX-3002"),
+  /** An inbox handler failed with attempts left (retriable: the delivery comes back). */
+  INBOX_HANDLER_FAILED("MBX-3003"),
+  /**
    * An inbox delivery's envelope id is longer than the inbox can key (128 characters): parked at
    * once, never handed to the handler; ask its producer for shorter ids.
    */
@@ -59,7 +72,36 @@ public enum ErrorCode {
    * 255, 100, 1000 characters). Refused before anything is written; the caller's transaction rolls
    * back, as it would have at commit. Shorten the value.
    */
-  OUTBOX_FIELD_TOO_LONG("MBX-3007");
+  OUTBOX_FIELD_TOO_LONG("MBX-3007"),
+  /** Admin API: the body is not well-formed JSON, or not the JSON object the endpoint reads. */
+  MALFORMED_BODY("MBX-4000"),
+  /** Admin API and console: no credentials, or wrong ones. */
+  NOT_SIGNED_IN("MBX-4001"),
+  /** Admin API and console: signed in, but the role does not allow this (a viewer's change). */
+  FORBIDDEN("MBX-4003"),
+  /** Admin API: no such endpoint. */
+  NOT_FOUND("MBX-4004"),
+  /** Admin API: the endpoint exists but not with this HTTP method. */
+  METHOD_NOT_ALLOWED("MBX-4005"),
+  /** Admin API: the endpoint cannot answer in a media type the caller accepts. */
+  NOT_ACCEPTABLE("MBX-4006"),
+  /** Console accounts: a configured password is too weak to start with. */
+  WEAK_PASSWORD("MBX-4010"),
+  /** Admin API: the body is larger than {@code mailbox.api.max-body-bytes}. */
+  BODY_TOO_LARGE("MBX-4013"),
+  /** Admin API: the body is not {@code application/json}. */
+  UNSUPPORTED_MEDIA_TYPE("MBX-4015"),
+  /**
+   * Admin API: a parameter or body field is missing, of the wrong type or out of range (it was
+   * MBX-1008, the kernel's policy code, before the catalogue gave requests their own).
+   */
+  INVALID_REQUEST("MBX-4022"),
+  /** Admin API and console: too many refused sign-ins for the account or client; wait. */
+  TOO_MANY_SIGN_INS("MBX-4029"),
+  /** The server failed; nothing about the request was wrong. The log has the details. */
+  INTERNAL("MBX-5000"),
+  /** The server or application is starting or stopping: retry after the time it gives. */
+  SERVER_STOPPING("MBX-5003");
 
   private final String code;
 

@@ -21,7 +21,9 @@ public class ShutdownFilter implements Filter {
   public static final int RETRY_AFTER_SECONDS = 5;
 
   static final String BODY =
-      "{\"code\":\"MBX-5003\",\"message\":\"The server is stopping: retry after "
+      "{\"code\":\""
+          + ErrorCode.SERVER_STOPPING.code()
+          + "\",\"message\":\"The server is stopping: retry after "
           + RETRY_AFTER_SECONDS
           + " seconds.\"}";
 

@@ -1,5 +1,7 @@
 package io.mailbox.ejb.event;
 
+import io.mailbox.connector.api.ErrorCode;
+
 /**
  * A definition or envelope refused on the producer or consumer side. The message carries the whole
  * diagnostic (reason, expected against observed), never the payload.
@@ -24,7 +26,12 @@ public class IntegrationEventRejectedException extends RuntimeException {
   private final Reason reason;
 
   public IntegrationEventRejectedException(Reason reason, String message) {
-    super("MBX-3001 " + reason.name().toLowerCase(java.util.Locale.ROOT) + ": " + message);
+    super(
+        ErrorCode.EVENT_REJECTED.code()
+            + " "
+            + reason.name().toLowerCase(java.util.Locale.ROOT)
+            + ": "
+            + message);
     this.reason = reason;
   }
 

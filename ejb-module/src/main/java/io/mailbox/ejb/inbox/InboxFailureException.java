@@ -1,5 +1,6 @@
 package io.mailbox.ejb.inbox;
 
+import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.RetriableDeliveryException;
 
 /**
@@ -11,7 +12,12 @@ public class InboxFailureException extends RetriableDeliveryException {
 
   public InboxFailureException(String consumer, String topic, Throwable cause) {
     super(
-        "MBX-3003 Inbox consumer " + consumer + " failed on " + topic + "; it will be redelivered",
+        ErrorCode.INBOX_HANDLER_FAILED.code()
+            + " Inbox consumer "
+            + consumer
+            + " failed on "
+            + topic
+            + "; it will be redelivered",
         cause);
   }
 }

@@ -1,5 +1,6 @@
 package io.mailbox.ejb.outbox;
 
+import io.mailbox.connector.api.ErrorCode;
 import jakarta.ejb.ApplicationException;
 
 /**
@@ -12,7 +13,8 @@ public class OutboxEnvelopeTooLargeException extends RuntimeException {
 
   public OutboxEnvelopeTooLargeException(String topic, int bytes, int max) {
     super(
-        "MBX-3002 The "
+        ErrorCode.OUTBOX_ENVELOPE_TOO_LARGE.code()
+            + " The "
             + topic
             + " envelope is "
             + bytes

@@ -752,7 +752,7 @@ class RunScriptSmokeIT {
     assertThat(malformed.statusCode()).isEqualTo(400);
     assertThat(malformed.body()).contains("\"code\":\"MBX-1001\"");
     assertThat(noIds.statusCode()).isEqualTo(400);
-    assertThat(noIds.body()).contains("\"code\":\"MBX-1008\"");
+    assertThat(noIds.body()).contains("\"code\":\"MBX-4022\"");
     assertThat(badLimit.statusCode()).isEqualTo(400);
   }
 
@@ -871,17 +871,17 @@ class RunScriptSmokeIT {
             "Authorization",
             operator),
         400,
-        "MBX-1008",
+        "MBX-4022",
         "sure");
     assertJsonRefusal(
         call("GET", "/console/api/audit?limit=lots", null, null, "Authorization", viewer),
         400,
-        "MBX-1008",
+        "MBX-4022",
         "lots");
     assertJsonRefusal(
         call("GET", "/console/api/audit?limit=99999999999", null, null, "Authorization", viewer),
         400,
-        "MBX-1008",
+        "MBX-4022",
         "99999999999");
     for (String perSecond : new String[] {"\"fast\"", "4294967346", "0"}) {
       assertJsonRefusal(
@@ -893,7 +893,7 @@ class RunScriptSmokeIT {
               "Authorization",
               operator),
           400,
-          "MBX-1008",
+          "MBX-4022",
           perSecond.equals("0") ? null : perSecond.replace("\"", ""));
     }
     HttpResponse<String> anonymous = call("GET", "/console/api/snapshot", null, null);
@@ -994,7 +994,7 @@ class RunScriptSmokeIT {
     String all = "/console/api/parked?address=" + SCRATCH;
 
     assertJsonRefusal(
-        call("DELETE", all, null, null, "Authorization", operator), 400, "MBX-1008", null);
+        call("DELETE", all, null, null, "Authorization", operator), 400, "MBX-4022", null);
     HttpResponse<String> confirmed =
         call("DELETE", all + "&confirm=" + SCRATCH, null, null, "Authorization", operator);
     assertThat(confirmed.statusCode()).as(confirmed.body()).isEqualTo(200);

@@ -1,5 +1,6 @@
 package io.mailbox.examples.orders.web;
 
+import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.HandlerNotReady;
 import io.mailbox.connector.api.ServerShutdown;
 import io.mailbox.connector.api.ShutdownFilter;
@@ -37,7 +38,7 @@ public class EjbFailureMapper implements ExceptionMapper<EJBException> {
         || databaseUnreachable(failure)) {
       return json(
               Response.Status.SERVICE_UNAVAILABLE,
-              "MBX-5003",
+              ErrorCode.SERVER_STOPPING.code(),
               "The application is starting or stopping: retry after "
                   + ShutdownFilter.RETRY_AFTER_SECONDS
                   + " s.")
@@ -45,7 +46,9 @@ public class EjbFailureMapper implements ExceptionMapper<EJBException> {
           .build();
     }
     LOG.log(Level.WARNING, "A bean call failed", failure);
-    return json(Response.Status.INTERNAL_SERVER_ERROR, "MBX-5000", "The server failed.").build();
+    return json(
+            Response.Status.INTERNAL_SERVER_ERROR, ErrorCode.INTERNAL.code(), "The server failed.")
+        .build();
   }
 
   /**
