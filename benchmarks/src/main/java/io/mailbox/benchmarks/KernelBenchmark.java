@@ -4,7 +4,7 @@ import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.kernel.MailboxSubscriber;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;

@@ -2,10 +2,10 @@ package io.mailbox.benchmarks.soak;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.mailbox.connector.api.DeadLetterPolicy;
-import io.mailbox.connector.api.RetryPolicy;
+import io.mailbox.connector.kernel.DeadLetterPolicy;
 import io.mailbox.connector.kernel.ExecutorScheduler;
 import io.mailbox.connector.kernel.Mailbox;
+import io.mailbox.connector.kernel.RetryPolicy;
 import io.mailbox.connector.provider.jdbc.JdbcProvider;
 import io.mailbox.connector.provider.mem.MemoryBus;
 import io.mailbox.connector.provider.mem.MemoryProvider;

@@ -1,9 +1,9 @@
 package io.mailbox.connector.jca;
 
-import io.mailbox.connector.api.DeadLetterPolicy;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.api.RetryPolicy;
+import io.mailbox.connector.kernel.DeadLetterPolicy;
+import io.mailbox.connector.kernel.RetryPolicy;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

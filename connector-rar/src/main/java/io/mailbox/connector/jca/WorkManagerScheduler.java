@@ -1,6 +1,6 @@
 package io.mailbox.connector.jca;
 
-import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.spi.Scheduler;
 import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkException;

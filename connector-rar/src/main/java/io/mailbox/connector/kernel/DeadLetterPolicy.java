@@ -1,5 +1,8 @@
-package io.mailbox.connector.api;
+package io.mailbox.connector.kernel;
 
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailboxException;
 import java.io.Serializable;
 import java.util.regex.Pattern;
 

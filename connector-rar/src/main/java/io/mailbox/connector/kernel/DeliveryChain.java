@@ -2,9 +2,8 @@ package io.mailbox.connector.kernel;
 
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxSubscriber;
-import io.mailbox.connector.api.RetryPolicy;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

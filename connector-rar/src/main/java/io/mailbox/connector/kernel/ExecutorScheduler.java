@@ -1,5 +1,6 @@
 package io.mailbox.connector.kernel;
 
+import io.mailbox.connector.spi.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;

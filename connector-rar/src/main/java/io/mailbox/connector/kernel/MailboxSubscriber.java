@@ -1,5 +1,7 @@
-package io.mailbox.connector.api;
+package io.mailbox.connector.kernel;
 
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.MailMessage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;

@@ -1,4 +1,4 @@
-package io.mailbox.connector.api;
+package io.mailbox.connector.kernel;
 
 import java.io.Serializable;
 import java.util.Optional;

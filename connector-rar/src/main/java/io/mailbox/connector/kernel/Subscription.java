@@ -1,4 +1,6 @@
-package io.mailbox.connector.api;
+package io.mailbox.connector.kernel;
+
+import io.mailbox.connector.api.MailAddress;
 
 /** An established subscription; returned only once the provider has registered it. */
 public interface Subscription extends AutoCloseable {

@@ -1,5 +1,5 @@
 /**
- * Transports, one package each; {@link io.mailbox.connector.provider.MessageJson} is the text form
- * they share.
+ * Transports, one package each; {@link io.mailbox.connector.spi.MessageJson} is the text form they
+ * share.
  */
 package io.mailbox.connector.provider;

@@ -1,4 +1,4 @@
-package io.mailbox.connector.provider;
+package io.mailbox.connector.spi;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;

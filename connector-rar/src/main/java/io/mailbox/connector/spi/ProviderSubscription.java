@@ -1,10 +1,10 @@
 package io.mailbox.connector.spi;
 
 import io.mailbox.connector.api.MailAddress;
-import io.mailbox.connector.api.MailboxSubscriber;
-import io.mailbox.connector.api.SubscribeOptions;
-import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.kernel.DeliveryChain;
+import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.kernel.SubscribeOptions;
+import io.mailbox.connector.kernel.Subscription;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;

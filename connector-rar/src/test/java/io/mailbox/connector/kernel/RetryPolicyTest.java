@@ -1,8 +1,10 @@
-package io.mailbox.connector.api;
+package io.mailbox.connector.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.Retriable;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;

@@ -12,10 +12,10 @@ import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxSubscriber;
 import io.mailbox.connector.api.RetriableDeliveryException;
-import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.kernel.Subscription;
 import io.mailbox.connector.spi.MailboxProvider;
 import java.time.Duration;
 import java.util.List;
@@ -667,8 +667,8 @@ public abstract class ProviderContract {
   void aDeadLetterGivenUpAtTheCapOfTheChainIsParkedNeverHandedOutAndCanBePurged() {
     assumeCapability(Capabilities.LEASE);
     assumeCapability(Capabilities.PARKED);
-    io.mailbox.connector.api.DeadLetterPolicy policy =
-        io.mailbox.connector.api.DeadLetterPolicy.defaults();
+    io.mailbox.connector.kernel.DeadLetterPolicy policy =
+        io.mailbox.connector.kernel.DeadLetterPolicy.defaults();
     provider.enableDeadLetterQueue(policy);
     MailAddress inbox = address("parking");
     MailAddress dead = policy.deadLetterTopic(inbox);

@@ -1,6 +1,6 @@
 package io.mailbox.connector.testsupport;
 
-import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.spi.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxDeliveryListener;
 import io.mailbox.connector.api.MailboxListener;
 import io.mailbox.connector.kernel.Mailbox;
-import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.spi.Scheduler;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkManager;

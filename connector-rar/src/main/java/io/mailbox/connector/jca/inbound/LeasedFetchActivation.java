@@ -8,7 +8,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxDeliveryListener;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.kernel.Mailbox;
-import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.spi.Scheduler;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;

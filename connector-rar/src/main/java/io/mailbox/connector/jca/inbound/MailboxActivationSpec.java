@@ -3,7 +3,7 @@ package io.mailbox.connector.jca.inbound;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.api.RetryPolicy;
+import io.mailbox.connector.kernel.RetryPolicy;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.InvalidPropertyException;

@@ -1,6 +1,6 @@
 package io.mailbox.connector.jca.outbound;
 
-import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.spi.Scheduler;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;

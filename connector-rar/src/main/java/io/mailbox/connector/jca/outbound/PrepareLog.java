@@ -2,7 +2,7 @@ package io.mailbox.connector.jca.outbound;
 
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.Mailbox;
-import io.mailbox.connector.kernel.Scheduler;
+import io.mailbox.connector.spi.Scheduler;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

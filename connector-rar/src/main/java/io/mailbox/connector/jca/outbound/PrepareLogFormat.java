@@ -1,7 +1,7 @@
 package io.mailbox.connector.jca.outbound;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.provider.MessageJson;
+import io.mailbox.connector.spi.MessageJson;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;

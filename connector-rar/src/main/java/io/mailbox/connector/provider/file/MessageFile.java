@@ -1,7 +1,7 @@
 package io.mailbox.connector.provider.file;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.provider.MessageJson;
+import io.mailbox.connector.spi.MessageJson;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -7,11 +7,11 @@ import io.mailbox.connector.api.CopyState;
 import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.Scheduler;
-import io.mailbox.connector.provider.MessageJson;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.MessageJson;
 import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Scheduler;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -88,8 +88,8 @@ public final class JdbcProvider extends MailboxProvider {
   private final ThreadLocal<List<Runnable>> pendingDispatches = new ThreadLocal<>();
   private GroupCommit<Row, Boolean> groupCommit = newGroupCommit();
   private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
-  private io.mailbox.connector.kernel.Scheduler.Cancellable pump; // guarded by this
-  private io.mailbox.connector.kernel.Scheduler.Cancellable seenSweep; // guarded by this
+  private io.mailbox.connector.spi.Scheduler.Cancellable pump; // guarded by this
+  private io.mailbox.connector.spi.Scheduler.Cancellable seenSweep; // guarded by this
   private long seenSweepRun; // guarded by this; a stop ends the run, so a late sweep stops itself
 
   public JdbcProvider(DataSource dataSource, Clock clock, Scheduler scheduler) {

@@ -2,13 +2,13 @@ package io.mailbox.connector.provider.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mailbox.connector.api.DeadLetterPolicy;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.DeadLetterPolicy;
 import io.mailbox.connector.kernel.ExecutorScheduler;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,13 +3,13 @@ package io.mailbox.connector.provider.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mailbox.connector.api.DeadLetterPolicy;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.DeadLetterPolicy;
 import io.mailbox.connector.testsupport.ManualClock;
 import io.mailbox.connector.testsupport.ManualScheduler;
 import java.time.Duration;

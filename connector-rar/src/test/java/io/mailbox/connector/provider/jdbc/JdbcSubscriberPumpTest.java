@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxSubscriber;
 import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxSubscriber;
 import io.mailbox.connector.testsupport.ManualClock;
 import java.time.Clock;
 import java.time.Duration;

@@ -4,9 +4,9 @@ import static io.mailbox.connector.provider.mem.MemoryRig.INBOX;
 import static io.mailbox.connector.provider.mem.MemoryRig.INBOX_DLQ;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mailbox.connector.api.DeadLetterPolicy;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.DeadLetterPolicy;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 

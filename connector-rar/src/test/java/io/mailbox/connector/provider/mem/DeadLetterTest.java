@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.Capabilities;
-import io.mailbox.connector.api.DeadLetterPolicy;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.RetryPolicy;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.DeadLetterPolicy;
+import io.mailbox.connector.kernel.RetryPolicy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

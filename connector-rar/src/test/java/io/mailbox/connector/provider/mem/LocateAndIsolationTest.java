@@ -4,14 +4,14 @@ import static io.mailbox.connector.provider.mem.MemoryRig.INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.CopyState;
-import io.mailbox.connector.api.DeadLetterPolicy;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxSubscriber;
+import io.mailbox.connector.kernel.DeadLetterPolicy;
+import io.mailbox.connector.kernel.MailboxSubscriber;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

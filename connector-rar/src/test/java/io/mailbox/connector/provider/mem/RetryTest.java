@@ -4,10 +4,10 @@ import static io.mailbox.connector.provider.mem.MemoryRig.INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.RetryPolicy;
-import io.mailbox.connector.api.SubscribeOptions;
-import io.mailbox.connector.api.Subscription;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.RetryPolicy;
+import io.mailbox.connector.kernel.SubscribeOptions;
+import io.mailbox.connector.kernel.Subscription;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package io.mailbox.connector.provider.mem;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxSubscriber;
 import io.mailbox.connector.api.RetriableDeliveryException;
+import io.mailbox.connector.kernel.MailboxSubscriber;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -3,8 +3,8 @@ package io.mailbox.connector.provider.mem;
 import static io.mailbox.connector.provider.mem.MemoryRig.INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mailbox.connector.api.RetryPolicy;
-import io.mailbox.connector.api.Subscription;
+import io.mailbox.connector.kernel.RetryPolicy;
+import io.mailbox.connector.kernel.Subscription;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
