@@ -51,15 +51,7 @@ class PackageRulesTest {
           "spi/ProviderSubscription -> kernel.Subscription",
           // Transports that make ids or a default scheduler of their own.
           "provider/amqp/AmqpMessages -> kernel.Ids",
-          "provider/mem/MemoryProvider -> kernel.ExecutorScheduler",
-          // The adapter still knows every shipped provider (providers become plug-ins).
-          "jca/AdapterSettings -> provider.amqp.AmqpSettings",
-          "jca/MailboxResourceAdapter -> provider.amqp.AmqpProvider",
-          "jca/MailboxResourceAdapter -> provider.amqp.AmqpSettings",
-          "jca/MailboxResourceAdapter -> provider.file.FileProvider",
-          "jca/MailboxResourceAdapter -> provider.jdbc.JdbcProvider",
-          "jca/MailboxResourceAdapter -> provider.mem.MemoryBus",
-          "jca/MailboxResourceAdapter -> provider.mem.MemoryProvider");
+          "provider/mem/MemoryProvider -> kernel.ExecutorScheduler");
 
   private static final Pattern REFERENCE =
       Pattern.compile("\\bio\\.mailbox\\.connector\\.([a-z]+)((?:\\.[a-z]+)*)\\.([A-Z]\\w*)");

@@ -4,43 +4,125 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.kernel.DeadLetterPolicy;
 import io.mailbox.connector.kernel.RetryPolicy;
+import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderFactory;
+import io.mailbox.connector.spi.ProviderSettings;
+import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.Setting;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * The adapter's configuration as validated values. Every property is declared once, with its
- * default and description, in {@code META-INF/ra.xml}; the bean setters on {@link
- * MailboxResourceAdapter} only store text and numbers, and this record turns them into policies (or
- * refuses them with {@code MBX-1008}) when the adapter starts.
+ * The adapter's configuration as checked values: the kernel's own settings (declared in {@link
+ * #DECLARED}) and every provider found, configured by its factory from its declared settings. A bad
+ * value is refused with {@code MBX-1008} naming the property, an unknown scheme in {@code
+ * enabledProviders} with {@code MBX-1003} naming the schemes there are — before anything starts.
+ *
+ * @param providers every provider factory found, configured (enabled or not), by scheme
  */
 record AdapterSettings(
     List<String> enabledProviders,
-    String memoryScope,
-    java.nio.file.Path fileRoot,
-    java.nio.file.Path prepareLogDirectory,
-    String jdbcDataSource,
-    int jdbcMaxDeliveries,
-    Duration jdbcTimeToLive,
-    Duration jdbcDedupeWindow,
-    Duration jdbcSubscriberPoll,
-    io.mailbox.connector.provider.amqp.AmqpSettings amqp,
+    Path prepareLogDirectory,
     Optional<RetryPolicy> retryPolicy,
     Optional<DeadLetterPolicy> deadLetterPolicy,
     Duration defaultAckTimeout,
-    Duration leaseSweepInterval,
-    Duration deliverySettleTimeout) {
+    Duration deliverySettleTimeout,
+    Map<String, ConfiguredProvider<?>> providers) {
 
-  static AdapterSettings of(MailboxResourceAdapter adapter) {
-    List<String> providers =
-        Arrays.stream(adapter.getEnabledProviders().split(","))
+  /** The kernel's and the adapter's own settings; each provider declares its own. */
+  static final List<Setting> DECLARED =
+      List.of(
+          Setting.text(
+              "enabledProviders",
+              "mem",
+              "Comma-separated schemes of the providers to start. An unknown scheme stops the"
+                  + " adapter (MBX-1003)."),
+          Setting.text(
+              "prepareLogDirectory",
+              "",
+              "Where posts held by a JTA transaction are written when the branch votes yes; empty"
+                  + " means data/prepare-log under the server's working directory."),
+          Setting.text(
+              "providerSettings",
+              "",
+              "Settings of providers not shipped with the adapter: name=value pairs separated by"
+                  + " ';' (a ';' in a value written '\\;')."),
+          Setting.integer(
+              "retryMaxAttempts",
+              0,
+              "Attempts per subscriber delivery before the message goes back to its queue; 0 = no"
+                  + " automatic retry."),
+          Setting.millis(
+              "retryBaseDelayMillis", 1_000, "First retry backoff; doubles per attempt."),
+          Setting.millis("retryMaxDelayMillis", 60_000, "Longest retry backoff."),
+          new Setting(
+              "deadLetterEnabled",
+              Boolean.class,
+              "true",
+              "Archive given-up messages to <address><deadLetterSuffix> (false: drop them with a"
+                  + " warning)."),
+          Setting.text(
+              "deadLetterSuffix", "_dlq", "Suffix appended to the address path for dead letters."),
+          Setting.integer(
+              "deadLetterMaxNesting",
+              1,
+              "Dead-letter levels; a record given up at the cap is parked."),
+          Setting.millis(
+              "defaultAckTimeoutMillis",
+              30_000,
+              "Lease of a manual-ack fetch that names none; 0 = never expires."),
+          Setting.millis(
+              "deliverySettleTimeoutMillis",
+              30_000,
+              "Watchdog per subscriber delivery attempt; 0 = off."));
+
+  /** A provider factory with its checked configuration, ready to build the provider. */
+  record ConfiguredProvider<C>(ProviderFactory<C> factory, C configuration) {
+    MailboxProvider create(Scheduler scheduler) {
+      return factory.create(configuration, scheduler);
+    }
+
+    static <C> ConfiguredProvider<C> of(ProviderFactory<C> factory, ProviderSettings settings) {
+      return new ConfiguredProvider<>(factory, factory.configure(settings));
+    }
+  }
+
+  /** The adapter's settings with the provider factories on the adapter's class path. */
+  static AdapterSettings of(AdapterProperties adapter) {
+    return of(adapter, ProviderFactories.discover());
+  }
+
+  static AdapterSettings of(AdapterProperties adapter, List<ProviderFactory<?>> factories) {
+    List<String> enabled =
+        Arrays.stream(Optional.ofNullable(adapter.getEnabledProviders()).orElse("").split(","))
             .map(String::strip)
             .filter(s -> !s.isEmpty())
             .map(s -> s.toLowerCase(Locale.ROOT))
             .distinct()
             .toList();
+    ProviderSettings values = new ProviderSettings(adapter::configured);
+    Map<String, ConfiguredProvider<?>> providers = new LinkedHashMap<>();
+    for (ProviderFactory<?> factory : factories) {
+      providers.put(factory.scheme(), ConfiguredProvider.of(factory, values));
+    }
+    for (String scheme : enabled) {
+      if (!providers.containsKey(scheme)) {
+        throw new MailboxException(
+            ErrorCode.UNKNOWN_SCHEME,
+            "enabledProviders names '"
+                + scheme
+                + "', for which no provider is installed; available: "
+                + providers.keySet());
+      }
+    }
     int attempts = nonNegative("retryMaxAttempts", adapter.getRetryMaxAttempts());
     Optional<RetryPolicy> retry =
         attempts == 0
@@ -56,53 +138,14 @@ record AdapterSettings(
                 new DeadLetterPolicy(
                     adapter.getDeadLetterSuffix(), adapter.getDeadLetterMaxNesting()))
             : Optional.empty();
-    String scope = adapter.getMemoryScope();
-    if (scope == null || scope.isBlank()) {
-      throw invalid("memoryScope", String.valueOf(scope));
-    }
     return new AdapterSettings(
-        providers,
-        scope.strip(),
-        fileRoot(adapter.getFileRoot()),
+        enabled,
         prepareLogDirectory(adapter.getPrepareLogDirectory()),
-        adapter.getJdbcDataSource() == null
-            ? "jdbc/__default"
-            : adapter.getJdbcDataSource().strip(),
-        nonNegative("jdbcMaxDeliveries", adapter.getJdbcMaxDeliveries()),
-        millis("jdbcTimeToLiveMillis", adapter.getJdbcTimeToLiveMillis()),
-        millis("jdbcDedupeWindowMillis", adapter.getJdbcDedupeWindowMillis()),
-        positiveMillis("jdbcSubscriberPollMillis", adapter.getJdbcSubscriberPollMillis()),
-        amqp(adapter),
         retry,
         deadLetters,
         millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),
-        millis("leaseSweepIntervalMillis", adapter.getLeaseSweepIntervalMillis()),
-        millis("deliverySettleTimeoutMillis", adapter.getDeliverySettleTimeoutMillis()));
-  }
-
-  /** The amqp: provider's settings; they validate themselves (MBX-1008, never echoing the URI). */
-  private static io.mailbox.connector.provider.amqp.AmqpSettings amqp(
-      MailboxResourceAdapter adapter) {
-    var defaults = io.mailbox.connector.provider.amqp.AmqpSettings.defaults();
-    return new io.mailbox.connector.provider.amqp.AmqpSettings(
-        adapter.getAmqpUri() == null ? defaults.uri() : adapter.getAmqpUri(),
-        adapter.getAmqpPrefetch() == null ? -1 : adapter.getAmqpPrefetch(),
-        millis("amqpPublishTimeoutMillis", adapter.getAmqpPublishTimeoutMillis()),
-        io.mailbox.connector.provider.amqp.AmqpSettings.parseDelays(
-            adapter.getAmqpRetryDelaysMillis()),
-        nonNegative("amqpMaxDeliveries", adapter.getAmqpMaxDeliveries()),
-        defaults.probeInterval());
-  }
-
-  /** The mail folder of the file: provider; empty means {@code <working directory>/data/mail}. */
-  private static java.nio.file.Path fileRoot(String configured) {
-    String root = configured == null || configured.isBlank() ? "data/mail" : configured.strip();
-    try {
-      return java.nio.file.Path.of(root).toAbsolutePath().normalize();
-    } catch (java.nio.file.InvalidPathException e) {
-      // A NUL or a character the file system cannot name (found by AdapterSettingsFuzzTest).
-      throw invalid("fileRoot", "not a path on this file system");
-    }
+        millis("deliverySettleTimeoutMillis", adapter.getDeliverySettleTimeoutMillis()),
+        providers);
   }
 
   /**
@@ -110,49 +153,32 @@ record AdapterSettings(
    * directory>/data/prepare-log}, beside the file: provider's {@code data/mail}. Refused when it
    * names something that is not a directory.
    */
-  private static java.nio.file.Path prepareLogDirectory(String configured) {
+  private static Path prepareLogDirectory(String configured) {
     String folder =
         configured == null || configured.isBlank() ? "data/prepare-log" : configured.strip();
-    java.nio.file.Path path;
+    Path path;
     try {
-      path = java.nio.file.Path.of(folder).toAbsolutePath().normalize();
-    } catch (java.nio.file.InvalidPathException e) {
-      throw invalid("prepareLogDirectory", folder);
+      path = Path.of(folder).toAbsolutePath().normalize();
+    } catch (InvalidPathException e) {
+      throw ProviderSettings.invalid("prepareLogDirectory", "is not a path on this file system");
     }
-    if (java.nio.file.Files.exists(path) && !java.nio.file.Files.isDirectory(path)) {
-      throw invalid("prepareLogDirectory", folder);
+    if (Files.exists(path) && !Files.isDirectory(path)) {
+      throw ProviderSettings.invalid("prepareLogDirectory", "names something that is not a folder");
     }
     return path;
   }
 
   private static int nonNegative(String name, Integer value) {
     if (value == null || value < 0) {
-      throw invalid(name, String.valueOf(value));
+      throw ProviderSettings.invalid(name, "must be zero or more");
     }
     return value;
   }
 
   private static Duration millis(String name, Long value) {
     if (value == null || value < 0) {
-      throw invalid(name, String.valueOf(value));
+      throw ProviderSettings.invalid(name, "must be zero or more");
     }
     return Duration.ofMillis(value);
-  }
-
-  private static Duration positiveMillis(String name, Long value) {
-    if (value == null || value <= 0) {
-      throw invalid(name, String.valueOf(value));
-    }
-    return Duration.ofMillis(value);
-  }
-
-  private static MailboxException invalid(String name, String value) {
-    return new MailboxException(
-        ErrorCode.INVALID_POLICY,
-        "Adapter property "
-            + name
-            + " is invalid ("
-            + value
-            + "); see META-INF/ra.xml for its range.");
   }
 }

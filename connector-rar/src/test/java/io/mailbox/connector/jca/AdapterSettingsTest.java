@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ProviderFactory;
+import io.mailbox.connector.spi.ProviderSettings;
+import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.Setting;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The adapter's bean properties become policies at start, or are refused with a code. */
@@ -13,13 +19,15 @@ class AdapterSettingsTest {
 
   @Test
   void theJdbcDefaultsMatchRaXml() {
-    AdapterSettings settings = AdapterSettings.of(new MailboxResourceAdapter());
+    var jdbc =
+        (io.mailbox.connector.provider.jdbc.JdbcProviderFactory.Configuration)
+            configuration(new MailboxResourceAdapter(), "jdbc");
 
-    assertThat(settings.jdbcDataSource()).isEqualTo("jdbc/__default");
-    assertThat(settings.jdbcMaxDeliveries()).isEqualTo(10);
-    assertThat(settings.jdbcTimeToLive()).isZero();
-    assertThat(settings.jdbcDedupeWindow()).isZero();
-    assertThat(settings.jdbcSubscriberPoll()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(jdbc.dataSource()).isEqualTo("jdbc/__default");
+    assertThat(jdbc.maxDeliveries()).isEqualTo(10);
+    assertThat(jdbc.timeToLive()).isZero();
+    assertThat(jdbc.dedupeWindow()).isZero();
+    assertThat(jdbc.subscriberPoll()).isEqualTo(Duration.ofSeconds(1));
   }
 
   @Test
@@ -47,7 +55,9 @@ class AdapterSettingsTest {
 
   @Test
   void theAmqpDefaultsMatchRaXml() {
-    var amqp = AdapterSettings.of(new MailboxResourceAdapter()).amqp();
+    var amqp =
+        (io.mailbox.connector.provider.amqp.AmqpSettings)
+            configuration(new MailboxResourceAdapter(), "amqp");
 
     assertThat(amqp.where()).isEqualTo("127.0.0.1:5672");
     assertThat(amqp.prefetch()).isEqualTo(32);
@@ -77,5 +87,78 @@ class AdapterSettingsTest {
     assertThatThrownBy(() -> AdapterSettings.of(noPrefetch)).hasMessageContaining("amqpPrefetch");
     assertThatThrownBy(() -> AdapterSettings.of(decreasing))
         .hasMessageContaining("amqpRetryDelaysMillis");
+  }
+
+  @Test
+  void everyShippedProviderIsFoundThroughItsFactoryAndAnUnknownSchemeIsRefusedNamingThem() {
+    assertThat(AdapterSettings.of(new MailboxResourceAdapter()).providers())
+        .containsOnlyKeys("amqp", "file", "jdbc", "mem");
+    MailboxResourceAdapter adapter = new MailboxResourceAdapter();
+    adapter.setEnabledProviders("mem, kafka");
+
+    assertThatThrownBy(() -> AdapterSettings.of(adapter))
+        .hasMessageStartingWith("MBX-1003")
+        .hasMessageContaining("'kafka'")
+        .hasMessageContaining("[amqp, file, jdbc, mem]");
+  }
+
+  @Test
+  void aProviderThatIsNotShippedReadsItsSettingsFromProviderSettings() {
+    MailboxResourceAdapter adapter = new MailboxResourceAdapter();
+    adapter.setEnabledProviders("tiny");
+    adapter.setProviderSettings("tinyGreeting=hello\\;world; tinyLimit=7");
+
+    AdapterSettings settings = AdapterSettings.of(adapter, List.of(new TinyFactory()));
+
+    assertThat(settings.providers().get("tiny").configuration()).isEqualTo("hello;world/7");
+  }
+
+  @Test
+  void aProviderSettingOutOfRangeIsRefusedNamingItAndTwoFactoriesForOneSchemeAreRefused() {
+    MailboxResourceAdapter adapter = new MailboxResourceAdapter();
+    adapter.setProviderSettings("tinyLimit=-3");
+    assertThatThrownBy(() -> AdapterSettings.of(adapter, List.of(new TinyFactory())))
+        .hasMessageStartingWith("MBX-1008")
+        .hasMessageContaining("tinyLimit");
+
+    adapter.setProviderSettings("no equals sign");
+    assertThatThrownBy(() -> AdapterSettings.of(adapter, List.of(new TinyFactory())))
+        .hasMessageStartingWith("MBX-1008")
+        .hasMessageContaining("providerSettings");
+
+    assertThatThrownBy(
+            () -> ProviderFactories.checked(List.of(new TinyFactory(), new TinyFactory())))
+        .hasMessageStartingWith("MBX-1005")
+        .hasMessageContaining("'tiny'");
+  }
+
+  private static Object configuration(MailboxResourceAdapter adapter, String scheme) {
+    return AdapterSettings.of(adapter).providers().get(scheme).configuration();
+  }
+
+  /** A provider a third party ships: known to the adapter only through its factory. */
+  private static final class TinyFactory implements ProviderFactory<String> {
+    static final Setting GREETING = Setting.text("tinyGreeting", "hi", "what it says");
+    static final Setting LIMIT = Setting.integer("tinyLimit", 1, "how many");
+
+    @Override
+    public String scheme() {
+      return "tiny";
+    }
+
+    @Override
+    public List<Setting> settings() {
+      return List.of(GREETING, LIMIT);
+    }
+
+    @Override
+    public String configure(ProviderSettings settings) {
+      return settings.text(GREETING) + "/" + settings.integer(LIMIT, 0);
+    }
+
+    @Override
+    public MailboxProvider create(String configuration, Scheduler scheduler) {
+      throw new UnsupportedOperationException("not started in this test");
+    }
   }
 }

@@ -3,14 +3,17 @@ package io.mailbox.examples.provider;
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.kernel.ExecutorScheduler;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Scheduler;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -47,9 +50,17 @@ public final class TinyProvider extends MailboxProvider {
 
   private final Map<MailAddress, Box> boxes = new ConcurrentHashMap<>();
   private final LeaseTable<Void> leases = new LeaseTable<>();
+  private final int maxQueued;
 
+  /** On its own scheduler, holding at most {@code maxQueued} messages per address. */
+  public TinyProvider(int maxQueued, Scheduler scheduler) {
+    super(Clock.systemUTC(), scheduler);
+    this.maxQueued = maxQueued;
+  }
+
+  /** For tests: 10,000 messages per address, its own scheduler. */
   public TinyProvider() {
-    super(Clock.systemUTC(), new ExecutorScheduler());
+    this(10_000, new ExecutorScheduler());
   }
 
   @Override
@@ -74,6 +85,12 @@ public final class TinyProvider extends MailboxProvider {
       box.lastActivity = now();
       receivers = List.copyOf(box.subscribers);
       if (receivers.isEmpty()) {
+        if (box.queue.size() >= maxQueued) {
+          // Refused before anything changed: the caller sees a coded error, never a silent drop.
+          throw new MailboxException(
+              ErrorCode.CONNECTION_UNAVAILABLE,
+              topic + " holds " + maxQueued + " messages (tinyMaxQueued); try again later");
+        }
         box.queue.addLast(copy);
         return;
       }
