@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.MailAddress;
-import io.mailbox.connector.api.MailMessage;
 import jakarta.ejb.EJBException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -96,41 +94,16 @@ class IncomingMailboxMessageSettlementTest {
 
   private IncomingMailboxMessage message() {
     Delivery delivery =
-        new Delivery() {
-          @Override
-          public MailMessage message() {
-            return MailMessage.to(PLACED).body("{}").build();
-          }
-
-          @Override
-          public MailAddress address() {
-            return PLACED;
-          }
-
-          @Override
-          public String key() {
-            return "copy-1";
-          }
-
-          @Override
-          public Optional<String> leaseId() {
-            return Optional.of("lease-1");
-          }
-
-          @Override
-          public Optional<Instant> leaseExpiresAt() {
-            return Optional.empty();
-          }
-
-          @Override
-          public boolean settle(Disposition disposition) {
-            if (settleFailure != null) {
-              throw settleFailure;
-            }
-            settled.add(disposition);
-            return true;
-          }
-        };
+        new FakeDelivery(
+            PLACED,
+            "copy-1",
+            disposition -> {
+              if (settleFailure != null) {
+                throw settleFailure;
+              }
+              settled.add(disposition);
+              return true;
+            });
     return new IncomingMailboxMessage(
         delivery,
         SETTINGS,

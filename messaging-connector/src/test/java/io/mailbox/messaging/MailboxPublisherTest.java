@@ -3,14 +3,11 @@ package io.mailbox.messaging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.Delivery;
-import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.MailAddress;
-import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -148,40 +145,15 @@ class MailboxPublisherTest {
   }
 
   private static Delivery delivery(String key, boolean settleFails) {
-    return new Delivery() {
-      @Override
-      public MailMessage message() {
-        return MailMessage.to(PLACED).body("{}").build();
-      }
-
-      @Override
-      public MailAddress address() {
-        return PLACED;
-      }
-
-      @Override
-      public String key() {
-        return key;
-      }
-
-      @Override
-      public Optional<String> leaseId() {
-        return Optional.of("lease-" + key);
-      }
-
-      @Override
-      public Optional<Instant> leaseExpiresAt() {
-        return Optional.empty();
-      }
-
-      @Override
-      public boolean settle(Disposition disposition) {
-        if (settleFails) {
-          throw new IllegalStateException("connection refused");
-        }
-        return true;
-      }
-    };
+    return new FakeDelivery(
+        PLACED,
+        key,
+        disposition -> {
+          if (settleFails) {
+            throw new IllegalStateException("connection refused");
+          }
+          return true;
+        });
   }
 
   private static void waitUntil(Duration bound, java.util.function.BooleanSupplier condition) {
