@@ -155,7 +155,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private List<Delivery> fetch(int limit) {
       try (MailboxConnection connection = connections.get().getConnection()) {
         return connection.fetch(
-            settings.address().toString(), new FetchOptions(limit, true, settings.lease(), false));
+            settings.address(), new FetchOptions(limit, true, settings.lease(), false));
       }
     }
 

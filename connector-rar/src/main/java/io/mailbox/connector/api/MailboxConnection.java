@@ -12,6 +12,9 @@ import java.util.Optional;
  * commits; a rollback delivers nothing. Outside a transaction a post is handed over at once.
  * Fetches and dispositions are not transactional: a {@link Delivery} settles when you settle it,
  * and stays usable after this handle is closed.
+ *
+ * <p>Every operation on an address takes a {@link MailAddress} (parsed once, by the caller) or its
+ * text.
  */
 public interface MailboxConnection extends AutoCloseable {
 
@@ -33,28 +36,63 @@ public interface MailboxConnection extends AutoCloseable {
   List<String> postAll(List<MailMessage> messages);
 
   /** Takes the next queued message of an address, auto-acknowledged; empty when none waits. */
-  Optional<MailMessage> fetch(String address);
+  Optional<MailMessage> fetch(MailAddress address);
+
+  /** As {@link #fetch(MailAddress)}, the address parsed once (malformed: MBX-1001). */
+  default Optional<MailMessage> fetch(String address) {
+    return fetch(MailAddress.parse(address));
+  }
 
   /**
    * Fetches as the options say. A manual-ack fetch without its own ack timeout takes the adapter's
    * default lease (property {@code defaultAckTimeoutMillis}).
    */
-  List<Delivery> fetch(String address, FetchOptions options);
+  List<Delivery> fetch(MailAddress address, FetchOptions options);
+
+  /**
+   * As {@link #fetch(MailAddress, FetchOptions)}, the address parsed once (malformed: MBX-1001).
+   */
+  default List<Delivery> fetch(String address, FetchOptions options) {
+    return fetch(MailAddress.parse(address), options);
+  }
 
   /** Read-only copies of up to {@code limit} queued messages. */
-  List<MailMessage> peek(String address, int limit);
+  List<MailMessage> peek(MailAddress address, int limit);
+
+  /** As {@link #peek(MailAddress, int)}, the address parsed once (malformed: MBX-1001). */
+  default List<MailMessage> peek(String address, int limit) {
+    return peek(MailAddress.parse(address), limit);
+  }
 
   /** Settles a leased copy by key and lease id (from a {@link Delivery} or {@link #locate}). */
-  boolean settle(String address, String key, String leaseId, Disposition disposition);
+  boolean settle(MailAddress address, String key, String leaseId, Disposition disposition);
+
+  /**
+   * As {@link #settle(MailAddress, String, String, Disposition)}, the address parsed once
+   * (malformed: MBX-1001).
+   */
+  default boolean settle(String address, String key, String leaseId, Disposition disposition) {
+    return settle(MailAddress.parse(address), key, leaseId, disposition);
+  }
 
   /** The state of one address; refuses a malformed address before looking. */
-  AddressStatus status(String address);
+  AddressStatus status(MailAddress address);
+
+  /** As {@link #status(MailAddress)}, the address parsed once (malformed: MBX-1001). */
+  default AddressStatus status(String address) {
+    return status(MailAddress.parse(address));
+  }
 
   /** Every address of every provider, sorted. */
   Snapshot snapshot();
 
   /** Puts the expired leases of one address back into its queue. */
-  RecoverResult recover(String address);
+  RecoverResult recover(MailAddress address);
+
+  /** As {@link #recover(MailAddress)}, the address parsed once (malformed: MBX-1001). */
+  default RecoverResult recover(String address) {
+    return recover(MailAddress.parse(address));
+  }
 
   /** Puts every expired lease back, wherever the providers can. */
   RecoverResult recover();
@@ -63,22 +101,51 @@ public interface MailboxConnection extends AutoCloseable {
   List<LocatedCopy> locate(String messageId);
 
   /** Records parked at an address (never handed out again). */
-  List<MailMessage> peekParked(String address, int limit);
+  List<MailMessage> peekParked(MailAddress address, int limit);
+
+  /** As {@link #peekParked(MailAddress, int)}, the address parsed once (malformed: MBX-1001). */
+  default List<MailMessage> peekParked(String address, int limit) {
+    return peekParked(MailAddress.parse(address), limit);
+  }
 
   /** Removes one parked record by key, or all of the address when {@code key} is null. */
-  int purgeParked(String address, String key);
+  int purgeParked(MailAddress address, String key);
+
+  /**
+   * As {@link #purgeParked(MailAddress, String)}, the address parsed once (malformed: MBX-1001).
+   */
+  default int purgeParked(String address, String key) {
+    return purgeParked(MailAddress.parse(address), key);
+  }
 
   /**
    * Removes queued copies of an address (never one in flight): the one with copy key {@code key},
    * or all when {@code key} is null. Needs the provider's {@code remove} capability (MBX-1007).
    */
-  int removeQueued(String address, String key);
+  int removeQueued(MailAddress address, String key);
+
+  /**
+   * As {@link #removeQueued(MailAddress, String)}, the address parsed once (malformed: MBX-1001).
+   */
+  default int removeQueued(String address, String key) {
+    return removeQueued(MailAddress.parse(address), key);
+  }
 
   /** The copies of an address handed out under a lease and not settled, oldest first. */
-  List<InFlightCopy> inFlight(String address, int limit);
+  List<InFlightCopy> inFlight(MailAddress address, int limit);
+
+  /** As {@link #inFlight(MailAddress, int)}, the address parsed once (malformed: MBX-1001). */
+  default List<InFlightCopy> inFlight(String address, int limit) {
+    return inFlight(MailAddress.parse(address), limit);
+  }
 
   /** The address a give-up at {@code address} is archived to; empty when dead letters are off. */
-  java.util.Optional<String> deadLetterTopic(String address);
+  Optional<MailAddress> deadLetterTopic(MailAddress address);
+
+  /** As {@link #deadLetterTopic(MailAddress)}, the address parsed once (malformed: MBX-1001). */
+  default Optional<String> deadLetterTopic(String address) {
+    return deadLetterTopic(MailAddress.parse(address)).map(MailAddress::toString);
+  }
 
   /** Drops every queued and in-flight message of every provider; subscriptions stay. */
   long clear();

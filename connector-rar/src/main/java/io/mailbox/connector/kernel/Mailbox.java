@@ -155,17 +155,28 @@ public final class Mailbox {
 
   /** Takes the next queued message, auto-acknowledged. */
   public Optional<MailMessage> fetch(String address) {
+    return fetch(MailAddress.parse(address));
+  }
+
+  public Optional<MailMessage> fetch(MailAddress address) {
     return fetch(address, FetchOptions.autoAck()).stream().findFirst().map(Delivery::message);
   }
 
   /** Fetches as the options say: auto-ack, under a lease (settle each delivery once), or peek. */
   public List<Delivery> fetch(String address, FetchOptions options) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).fetch(parsed, options);
+    return fetch(MailAddress.parse(address), options);
+  }
+
+  public List<Delivery> fetch(MailAddress address, FetchOptions options) {
+    return requireProvider(address.scheme()).fetch(address, options);
   }
 
   /** Read-only copies of up to {@code limit} queued messages; changes nothing. */
   public List<MailMessage> peek(String address, int limit) {
+    return peek(MailAddress.parse(address), limit);
+  }
+
+  public List<MailMessage> peek(MailAddress address, int limit) {
     return fetch(address, FetchOptions.peek(limit)).stream().map(Delivery::message).toList();
   }
 
@@ -174,15 +185,21 @@ public final class Mailbox {
    * Handing it a sender's message id instead of a key returns false and touches nothing.
    */
   public boolean settle(String address, String key, String leaseId, Disposition disposition) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).settle(parsed, key, leaseId, disposition);
+    return settle(MailAddress.parse(address), key, leaseId, disposition);
+  }
+
+  public boolean settle(MailAddress address, String key, String leaseId, Disposition disposition) {
+    return requireProvider(address.scheme()).settle(address, key, leaseId, disposition);
   }
 
   // ---- observation and repair -----------------------------------------------------------------
 
   public AddressStatus status(String address) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).status(parsed);
+    return status(MailAddress.parse(address));
+  }
+
+  public AddressStatus status(MailAddress address) {
+    return requireProvider(address.scheme()).status(address);
   }
 
   /**
@@ -223,8 +240,11 @@ public final class Mailbox {
    * Reclaims the expired leases of one address. {@code supported = false}: the provider has none.
    */
   public RecoverResult recover(String address) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).recover(parsed);
+    return recover(MailAddress.parse(address));
+  }
+
+  public RecoverResult recover(MailAddress address) {
+    return requireProvider(address.scheme()).recover(address);
   }
 
   /** Reclaims expired leases everywhere it can; providers that cannot list or recover are named. */
@@ -259,8 +279,11 @@ public final class Mailbox {
 
   /** Records parked at {@code address}: never handed out again, readable only here. */
   public List<MailMessage> peekParked(String address, int limit) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).peekParked(parsed, limit);
+    return peekParked(MailAddress.parse(address), limit);
+  }
+
+  public List<MailMessage> peekParked(MailAddress address, int limit) {
+    return requireProvider(address.scheme()).peekParked(address, limit);
   }
 
   /** Removes every parked record of {@code address}; returns how many. */
@@ -271,25 +294,37 @@ public final class Mailbox {
   /** Removes one parked record by its copy key (or all when {@code key} is null). */
   /** The copies of an address handed out under a lease and not settled. */
   public List<io.mailbox.connector.api.InFlightCopy> inFlight(String address, int limit) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).inFlight(parsed, limit);
+    return inFlight(MailAddress.parse(address), limit);
+  }
+
+  public List<io.mailbox.connector.api.InFlightCopy> inFlight(MailAddress address, int limit) {
+    return requireProvider(address.scheme()).inFlight(address, limit);
   }
 
   /** Removes queued copies of an address: one by key, or all when {@code key} is null. */
   public int removeQueued(String address, String key) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).removeQueued(parsed, key);
+    return removeQueued(MailAddress.parse(address), key);
+  }
+
+  public int removeQueued(MailAddress address, String key) {
+    return requireProvider(address.scheme()).removeQueued(address, key);
   }
 
   /** Where a give-up at {@code address} is archived; empty when dead letters are off. */
   public Optional<MailAddress> deadLetterTopic(String address) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).deadLetterTopic(parsed);
+    return deadLetterTopic(MailAddress.parse(address));
+  }
+
+  public Optional<MailAddress> deadLetterTopic(MailAddress address) {
+    return requireProvider(address.scheme()).deadLetterTopic(address);
   }
 
   public int purgeParked(String address, String key) {
-    MailAddress parsed = MailAddress.parse(address);
-    return requireProvider(parsed.scheme()).purgeParked(parsed, key);
+    return purgeParked(MailAddress.parse(address), key);
+  }
+
+  public int purgeParked(MailAddress address, String key) {
+    return requireProvider(address.scheme()).purgeParked(address, key);
   }
 
   private synchronized List<MailboxProvider> registered() {

@@ -38,12 +38,12 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
-  public Optional<MailMessage> fetch(String address) {
+  public Optional<MailMessage> fetch(MailAddress address) {
     return kernel().fetch(address);
   }
 
   @Override
-  public List<Delivery> fetch(String address, FetchOptions options) {
+  public List<Delivery> fetch(MailAddress address, FetchOptions options) {
     MailboxManagedConnection connection = open();
     FetchOptions effective =
         options.manualAck() && options.ackTimeout() == null
@@ -53,17 +53,17 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
-  public List<MailMessage> peek(String address, int limit) {
+  public List<MailMessage> peek(MailAddress address, int limit) {
     return kernel().peek(address, limit);
   }
 
   @Override
-  public boolean settle(String address, String key, String leaseId, Disposition disposition) {
+  public boolean settle(MailAddress address, String key, String leaseId, Disposition disposition) {
     return kernel().settle(address, key, leaseId, disposition);
   }
 
   @Override
-  public AddressStatus status(String address) {
+  public AddressStatus status(MailAddress address) {
     return kernel().status(address);
   }
 
@@ -73,7 +73,7 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
-  public RecoverResult recover(String address) {
+  public RecoverResult recover(MailAddress address) {
     return kernel().recover(address);
   }
 
@@ -88,27 +88,27 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
-  public List<MailMessage> peekParked(String address, int limit) {
+  public List<MailMessage> peekParked(MailAddress address, int limit) {
     return kernel().peekParked(address, limit);
   }
 
   @Override
-  public List<io.mailbox.connector.api.InFlightCopy> inFlight(String address, int limit) {
+  public List<io.mailbox.connector.api.InFlightCopy> inFlight(MailAddress address, int limit) {
     return kernel().inFlight(address, limit);
   }
 
   @Override
-  public int removeQueued(String address, String key) {
+  public int removeQueued(MailAddress address, String key) {
     return kernel().removeQueued(address, key);
   }
 
   @Override
-  public Optional<String> deadLetterTopic(String address) {
-    return kernel().deadLetterTopic(address).map(MailAddress::toString);
+  public Optional<MailAddress> deadLetterTopic(MailAddress address) {
+    return kernel().deadLetterTopic(address);
   }
 
   @Override
-  public int purgeParked(String address, String key) {
+  public int purgeParked(MailAddress address, String key) {
     return kernel().purgeParked(address, key);
   }
 
