@@ -1,5 +1,9 @@
 package io.mailbox.connector.provider.jdbc;
 
+import static io.mailbox.connector.provider.jdbc.JdbcSql.bind;
+import static io.mailbox.connector.provider.jdbc.JdbcSql.hash;
+import static io.mailbox.connector.provider.jdbc.JdbcSql.update;
+
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.Capabilities;
@@ -13,8 +17,6 @@ import io.mailbox.connector.spi.MessageJson;
 import io.mailbox.connector.spi.ProviderSubscription;
 import io.mailbox.connector.spi.Scheduler;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,7 +25,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,26 +72,19 @@ public final class JdbcProvider extends MailboxProvider {
   private static final String AVAILABLE =
       "(STATE = 'READY' OR (STATE = 'LEASED' AND VISIBLE_AT <= ?))";
 
-  private final DataSource dataSource;
+  private final JdbcSql db;
   private final boolean createTable;
   private final int maxDeliveries;
   private final java.time.Duration timeToLive;
-  private java.time.Duration dedupeWindow = java.time.Duration.ZERO;
+  private final DedupeWindow dedupe;
   private final AtomicLong collapsed = new AtomicLong();
   private final AtomicLong sequence = new AtomicLong();
   private final Map<MailAddress, List<ProviderSubscription>> subscribers =
       new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> known = new ConcurrentHashMap<>();
-  // Posts issued together share a transaction; null = one transaction per post.
-  // Per instance: the connection of a transaction spanning several statements of this provider
-  // (see inOneTransaction); another provider on the same thread keeps its own.
-  private final ThreadLocal<Connection> scopedConnection = new ThreadLocal<>();
-  private final ThreadLocal<List<Runnable>> pendingDispatches = new ThreadLocal<>();
   private GroupCommit<Row, Boolean> groupCommit = newGroupCommit();
   private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
   private io.mailbox.connector.spi.Scheduler.Cancellable pump; // guarded by this
-  private io.mailbox.connector.spi.Scheduler.Cancellable seenSweep; // guarded by this
-  private long seenSweepRun; // guarded by this; a stop ends the run, so a late sweep stops itself
 
   public JdbcProvider(DataSource dataSource, Clock clock, Scheduler scheduler) {
     this(dataSource, clock, scheduler, false);
@@ -124,7 +118,8 @@ public final class JdbcProvider extends MailboxProvider {
           io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
           "The jdbc: provider needs maxDeliveries >= 0 and a time to live of zero (forever) or more.");
     }
-    this.dataSource = dataSource;
+    this.db = new JdbcSql(dataSource);
+    this.dedupe = new DedupeWindow(db, clock, scheduler, this::isStarted);
     this.createTable = createTable;
     this.maxDeliveries = maxDeliveries;
     this.timeToLive = timeToLive;
@@ -136,55 +131,8 @@ public final class JdbcProvider extends MailboxProvider {
    * default). Call before {@link #start()}.
    */
   public JdbcProvider withDedupeWindow(java.time.Duration window) {
-    if (window == null || window.isNegative()) {
-      throw new io.mailbox.connector.api.MailboxException(
-          io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
-          "The dedupe window must be zero (off) or positive.");
-    }
-    this.dedupeWindow = window;
-    startSeenSweep(false);
+    dedupe.set(window);
     return this;
-  }
-
-  /**
-   * Deletes sightings whose window ended, every window (at least 1 s, at most 1 min) while the
-   * dedupe window is on. Without it, {@code MBX_QUEUE_SEEN} kept one row per message id forever
-   * (the soak: 1,020,000 rows after 1,000,000 messages); an expired row was only reused when the
-   * same id came again. Safe beside {@link #admit}: a sighting revived by its UPDATE is no longer
-   * expired when the DELETE re-checks it, and one deleted first is simply inserted again.
-   */
-  private synchronized void startSeenSweep(boolean starting) {
-    // While onStart runs, isStarted() is still false: the start says so itself.
-    if (seenSweep == null && (starting || isStarted()) && !dedupeWindow.isZero()) {
-      long run = seenSweepRun;
-      seenSweep = scheduler().schedule(seenSweepInterval(), () -> sweepExpiredSightings(run));
-    }
-  }
-
-  private java.time.Duration seenSweepInterval() {
-    java.time.Duration second = java.time.Duration.ofSeconds(1);
-    java.time.Duration minute = java.time.Duration.ofMinutes(1);
-    return dedupeWindow.compareTo(second) < 0
-        ? second
-        : dedupeWindow.compareTo(minute) > 0 ? minute : dedupeWindow;
-  }
-
-  private void sweepExpiredSightings(long run) {
-    try {
-      long now = now().toEpochMilli();
-      sql(c -> update(c, "DELETE FROM MBX_QUEUE_SEEN WHERE SEEN_UNTIL <= ?", now));
-    } catch (RuntimeException e) {
-      // The database may be briefly away; the next round deletes what this one could not.
-      LOG.warning(() -> "Could not delete expired jdbc: dedupe sightings: " + e.getMessage());
-    } finally {
-      synchronized (this) {
-        // A stop (and start) while this sweep ran began another run: leave its handle alone.
-        if (run == seenSweepRun) {
-          seenSweep = null;
-          startSeenSweep(false);
-        }
-      }
-    }
   }
 
   /**
@@ -200,7 +148,7 @@ public final class JdbcProvider extends MailboxProvider {
   private GroupCommit<Row, Boolean> newGroupCommit() {
     return new GroupCommit<>(
         rows -> {
-          try (Connection connection = dataSource.getConnection()) {
+          try (Connection connection = db.connection()) {
             return writeRows(connection, rows);
           }
         },
@@ -209,9 +157,9 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void onStart() {
-    startSeenSweep(true);
+    dedupe.startSweeping(true);
     if (createTable) {
-      sql(
+      db.run(
           c -> {
             if (!tableExists(c)) {
               String product =
@@ -260,99 +208,10 @@ public final class JdbcProvider extends MailboxProvider {
     return CAPABILITIES;
   }
 
-  // ---- plumbing ---------------------------------------------------------------------------------
-
-  @FunctionalInterface
-  private interface Sql<T> {
-    T run(Connection connection) throws SQLException;
-  }
-
-  private <T> T sql(Sql<T> work) {
-    Connection scoped = scopedConnection.get();
-    try {
-      if (scoped != null) {
-        return work.run(scoped); // part of the caller's transaction; it commits or rolls back
-      }
-      try (Connection connection = dataSource.getConnection()) {
-        connection.setAutoCommit(true);
-        return work.run(connection);
-      }
-    } catch (SQLException e) {
-      throw new JdbcQueueException(e);
-    }
-  }
-
-  /**
-   * Runs {@code work} so that every statement it makes through {@link #sql} is one transaction;
-   * re-entrant (an inner call joins the outer transaction). Subscriber dispatches it causes wait
-   * until the commit, so nobody is handed a row that could still roll back.
-   */
-  private void inOneTransaction(Runnable work) {
-    if (scopedConnection.get() != null) {
-      work.run();
-      return;
-    }
-    List<Runnable> afterCommit = new ArrayList<>();
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setAutoCommit(false);
-      scopedConnection.set(connection);
-      pendingDispatches.set(afterCommit);
-      try {
-        work.run();
-        connection.commit();
-      } catch (SQLException | RuntimeException | Error e) {
-        connection.rollback();
-        throw e;
-      } finally {
-        scopedConnection.remove();
-        pendingDispatches.remove();
-        connection.setAutoCommit(true);
-      }
-    } catch (SQLException e) {
-      throw new JdbcQueueException(e);
-    }
-    afterCommit.forEach(Runnable::run);
-  }
-
   @Override
   protected void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
     // One transaction: the copy leaves its topic only together with its dead-letter record.
-    inOneTransaction(() -> super.replaceGivenUp(topic, copy, storeReplacement));
-  }
-
-  private static int update(Connection c, String sql, Object... values) throws SQLException {
-    try (PreparedStatement statement = c.prepareStatement(sql)) {
-      bind(statement, values);
-      return statement.executeUpdate();
-    }
-  }
-
-  private static void bind(PreparedStatement statement, Object... values) throws SQLException {
-    for (int i = 0; i < values.length; i++) {
-      statement.setObject(i + 1, values[i]);
-    }
-  }
-
-  // Every statement keys on the address hash; an application uses few addresses, so remember them
-  // (bounded, in case addresses are minted per request).
-  private static final Map<MailAddress, String> HASHES = new ConcurrentHashMap<>();
-
-  static String hash(MailAddress address) {
-    if (HASHES.size() > 10_000) {
-      HASHES.clear();
-    }
-    return HASHES.computeIfAbsent(address, JdbcProvider::sha256);
-  }
-
-  private static String sha256(MailAddress address) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(address.toString().getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    db.inOneTransaction(() -> super.replaceGivenUp(topic, copy, storeReplacement));
   }
 
   /** Write order: microseconds of this clock, never going backwards within the process. */
@@ -409,9 +268,7 @@ public final class JdbcProvider extends MailboxProvider {
    */
   private List<Boolean> insertAll(List<Row> rows) {
     List<Boolean> inserted =
-        groupCommit == null || scopedConnection.get() != null
-            ? sql(c -> writeRows(c, rows))
-            : submit(rows);
+        groupCommit == null || db.inTransaction() ? db.run(c -> writeRows(c, rows)) : submit(rows);
     for (int i = 0; i < rows.size(); i++) {
       Row row = rows.get(i);
       known.put(row.topic(), now());
@@ -424,7 +281,7 @@ public final class JdbcProvider extends MailboxProvider {
                     + " at "
                     + row.topic()
                     + ": its id was posted there within "
-                    + dedupeWindow);
+                    + dedupe.window());
       }
     }
     return inserted;
@@ -453,7 +310,7 @@ public final class JdbcProvider extends MailboxProvider {
   private List<Boolean> writeRows(Connection c, List<Row> rows) throws SQLException {
     long now = now().toEpochMilli();
     List<Boolean> written = new ArrayList<>(rows.size());
-    boolean own = scopedConnection.get() != c; // inside a scoped transaction its owner commits
+    boolean own = !db.isScoped(c); // inside a scoped transaction its owner commits
     if (own) {
       c.setAutoCommit(false);
     }
@@ -462,9 +319,7 @@ public final class JdbcProvider extends MailboxProvider {
             "INSERT INTO MBX_QUEUE (COPY_KEY, ADDRESS_HASH, ADDRESS, SEQ, MESSAGE_ID, MESSAGE, STATE,"
                 + " LEASE_ID, VISIBLE_AT, DELIVERIES, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")) {
       for (Row row : rows) {
-        if (row.dedupe()
-            && !dedupeWindow.isZero()
-            && !admit(c, row.topic(), row.copy().id(), now)) {
+        if (row.dedupe() && dedupe.isOn() && !dedupe.admit(c, row.topic(), row.copy().id(), now)) {
           written.add(false);
           continue;
         }
@@ -493,37 +348,6 @@ public final class JdbcProvider extends MailboxProvider {
         c.rollback();
       }
       throw e;
-    }
-  }
-
-  /** Records a sighting of {@code id}; false when a live sighting exists (a duplicate). */
-  private boolean admit(Connection c, MailAddress topic, String id, long now) throws SQLException {
-    long until = now + dedupeWindow.toMillis();
-    if (update(
-            c,
-            "UPDATE MBX_QUEUE_SEEN SET SEEN_UNTIL = ? WHERE ADDRESS_HASH = ? AND MESSAGE_ID = ? AND SEEN_UNTIL <= ?",
-            until,
-            hash(topic),
-            id,
-            now)
-        == 1) {
-      return true; // an expired sighting: outside the window, a new message
-    }
-    java.sql.Savepoint beforeInsert = c.setSavepoint();
-    try {
-      update(
-          c,
-          "INSERT INTO MBX_QUEUE_SEEN (ADDRESS_HASH, MESSAGE_ID, SEEN_UNTIL) VALUES (?, ?, ?)",
-          hash(topic),
-          id,
-          until);
-      return true;
-    } catch (SQLException e) {
-      if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
-        throw e;
-      }
-      c.rollback(beforeInsert); // a live sighting: the key exists
-      return false;
     }
   }
 
@@ -569,12 +393,7 @@ public final class JdbcProvider extends MailboxProvider {
       }
       MailAddress topic = rows.get(i).topic();
       MailMessage copy = rows.get(i).copy();
-      List<Runnable> afterCommit = pendingDispatches.get();
-      if (afterCommit != null) {
-        afterCommit.add(() -> dispatch(topic, copy, listening));
-      } else {
-        dispatch(topic, copy, listening);
-      }
+      db.afterCommit(() -> dispatch(topic, copy, listening));
     }
   }
 
@@ -649,7 +468,7 @@ public final class JdbcProvider extends MailboxProvider {
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     long now = now().toEpochMilli();
     List<String[]> candidates =
-        sql(
+        db.run(
             c -> {
               try (PreparedStatement select =
                   c.prepareStatement(
@@ -683,9 +502,9 @@ public final class JdbcProvider extends MailboxProvider {
       if (spent != null) {
         // Only the consumer whose delete wins dead-letters it: one give-up, one record — and the
         // delete commits only together with that record.
-        inOneTransaction(
+        db.inOneTransaction(
             () -> {
-              if (sql(
+              if (db.run(
                       c ->
                           update(
                               c,
@@ -702,7 +521,7 @@ public final class JdbcProvider extends MailboxProvider {
       boolean won =
           lease == null
               // Auto-ack is at most once: the row is gone when it is handed out.
-              ? sql(
+              ? db.run(
                       c ->
                           update(
                               c,
@@ -710,7 +529,7 @@ public final class JdbcProvider extends MailboxProvider {
                               row[0],
                               now))
                   == 1
-              : sql(
+              : db.run(
                       c ->
                           update(
                               c,
@@ -760,7 +579,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   private List<MailMessage> messages(String select, int limit, Object... values) {
-    return sql(
+    return db.run(
         c -> {
           try (PreparedStatement statement = c.prepareStatement(select)) {
             bind(statement, values);
@@ -791,13 +610,14 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected void acknowledge(MailAddress topic, MailMessage copy) {
-    sql(c -> update(c, "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND STATE = 'LEASED'", key(copy)));
+    db.run(
+        c -> update(c, "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND STATE = 'LEASED'", key(copy)));
     known.put(topic, now());
   }
 
   @Override
   protected void abandon(MailAddress topic, MailMessage copy) {
-    sql(
+    db.run(
         c ->
             update(
                 c,
@@ -809,7 +629,7 @@ public final class JdbcProvider extends MailboxProvider {
   protected boolean requeue(MailAddress address, MailMessage copy) {
     long now = now().toEpochMilli();
     int updated =
-        sql(
+        db.run(
             c ->
                 update(
                     c,
@@ -822,7 +642,7 @@ public final class JdbcProvider extends MailboxProvider {
       return true;
     }
     boolean exists =
-        sql(
+        db.run(
             c -> {
               try (PreparedStatement select =
                   c.prepareStatement("SELECT 1 FROM MBX_QUEUE WHERE COPY_KEY = ?")) {
@@ -842,7 +662,7 @@ public final class JdbcProvider extends MailboxProvider {
   @Override
   protected void park(MailAddress address, MailMessage record) {
     int updated =
-        sql(
+        db.run(
             c ->
                 update(
                     c,
@@ -858,7 +678,7 @@ public final class JdbcProvider extends MailboxProvider {
   @Override
   protected long reclaimExpired(MailAddress address) {
     long now = now().toEpochMilli();
-    return sql(
+    return db.run(
         c ->
             update(
                 c,
@@ -872,7 +692,7 @@ public final class JdbcProvider extends MailboxProvider {
   @Override
   protected List<LocatedCopy> locateCopies(String messageId) {
     long now = now().toEpochMilli();
-    return sql(
+    return db.run(
         c -> {
           try (PreparedStatement select =
               c.prepareStatement(
@@ -909,13 +729,13 @@ public final class JdbcProvider extends MailboxProvider {
   @Override
   protected int removeParked(MailAddress address, String key) {
     return key == null
-        ? sql(
+        ? db.run(
             c ->
                 update(
                     c,
                     "DELETE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'PARKED'",
                     hash(address)))
-        : sql(
+        : db.run(
             c ->
                 update(
                     c,
@@ -928,7 +748,7 @@ public final class JdbcProvider extends MailboxProvider {
   @Override
   protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
-    return sql(
+    return db.run(
         c -> {
           try (PreparedStatement select =
               c.prepareStatement(
@@ -958,13 +778,13 @@ public final class JdbcProvider extends MailboxProvider {
   @Override
   protected int removeQueuedCopies(MailAddress address, String key) {
     return key == null
-        ? sql(
+        ? db.run(
             c ->
                 update(
                     c,
                     "DELETE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'READY'",
                     hash(address)))
-        : sql(
+        : db.run(
             c ->
                 update(
                     c,
@@ -975,7 +795,7 @@ public final class JdbcProvider extends MailboxProvider {
 
   @Override
   protected long clearBacklog() {
-    return sql(c -> update(c, "DELETE FROM MBX_QUEUE WHERE STATE IN ('READY', 'LEASED')"));
+    return db.run(c -> update(c, "DELETE FROM MBX_QUEUE WHERE STATE IN ('READY', 'LEASED')"));
   }
 
   @Override
@@ -985,12 +805,8 @@ public final class JdbcProvider extends MailboxProvider {
         pump.cancel();
         pump = null;
       }
-      if (seenSweep != null) {
-        seenSweep.cancel();
-        seenSweep = null;
-      }
-      seenSweepRun++;
     }
+    dedupe.stop();
     if (purge) {
       clearBacklog();
     }
@@ -1002,7 +818,7 @@ public final class JdbcProvider extends MailboxProvider {
   public AddressStatus status(MailAddress address) {
     long now = now().toEpochMilli();
     long[] counts = new long[5]; // ready, leased, parked, overdue, last update
-    sql(
+    db.run(
         c -> {
           try (PreparedStatement select =
               c.prepareStatement(
@@ -1065,10 +881,10 @@ public final class JdbcProvider extends MailboxProvider {
   protected void transportBookkeeping(Map<String, Long> sizes) {
     sizes.put(SCHEME + ".subscriberAddresses", (long) subscribers.size());
     sizes.put(SCHEME + ".knownAddresses", (long) known.size());
-    sizes.put(SCHEME + ".addressHashes", (long) HASHES.size());
+    sizes.put(SCHEME + ".addressHashes", (long) JdbcSql.knownHashes());
     sizes.put(SCHEME + ".groupCommitQueued", groupCommit == null ? 0L : groupCommit.queued());
     long now = now().toEpochMilli();
-    sql(
+    db.run(
         c -> {
           for (String state : List.of(READY, LEASED, PARKED)) {
             sizes.put(SCHEME + ".rows." + state, 0L);
@@ -1098,7 +914,7 @@ public final class JdbcProvider extends MailboxProvider {
   @Override
   public Optional<List<AddressStatus>> enumerate() {
     Set<MailAddress> addresses = new TreeSet<>(known.keySet());
-    sql(
+    db.run(
         c -> {
           try (PreparedStatement select =
                   c.prepareStatement("SELECT DISTINCT ADDRESS FROM MBX_QUEUE");
