@@ -76,7 +76,10 @@ class IncomingMailboxMessageSettlementTest {
 
   @Test
   void aHandlerNotReadyYetIsHandedOutAgainUnsettled() {
-    message().nack(new IllegalStateException(new EJBException("container is in Initializing")));
+    message()
+        .nack(
+            new IllegalStateException(
+                new EJBException("Attempt to invoke when container is in Initializing")));
     assertThat(settled).isEmpty();
     assertThat(handedOutAgain).hasSize(1);
     assertThat(slotsFreed)

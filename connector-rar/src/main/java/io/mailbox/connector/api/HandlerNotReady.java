@@ -9,9 +9,11 @@ import jakarta.ejb.EJBException;
  * WildFly an {@code EJBComponentUnavailableException}. That is "not now", never a reason to
  * dead-letter a message.
  *
- * <p>The test is portable: the container's own refusal is an {@link EJBException} (or a subclass)
- * with no cause, while a bean's failure reaches the caller wrapped, with the bean's exception as
- * its cause.
+ * <p>The container's own refusal is an {@link EJBException} (or a subclass) with no cause, while a
+ * bean's failure reaches the caller wrapped, with the bean's exception as its cause; a bean can
+ * also throw a bare {@code EJBException} itself, so only the refusals the servers are known to give
+ * count: Payara's "when container is in ...", WildFly's {@code EJBComponentUnavailableException},
+ * and {@link jakarta.ejb.NoSuchEJBException}.
  */
 public final class HandlerNotReady {
   private static final int MAX_DEPTH = 16;
@@ -21,11 +23,33 @@ public final class HandlerNotReady {
   public static boolean is(Throwable failure) {
     Throwable current = failure;
     for (int depth = 0; current != null && depth < MAX_DEPTH; depth++) {
-      if (current instanceof EJBException && current.getCause() == null) {
+      if (isContainerRefusal(current)) {
         return true;
       }
       current = current.getCause();
     }
     return false;
+  }
+
+  /**
+   * Only the refusals the containers are known to give, never any {@link EJBException} without a
+   * cause: a handler may throw one itself ("order 42 not found"), or call a secured bean and get an
+   * {@link jakarta.ejb.EJBAccessException}; counted as "not ready" they would be redelivered
+   * forever and never parked.
+   */
+  private static boolean isContainerRefusal(Throwable failure) {
+    if (!(failure instanceof EJBException) || failure.getCause() != null) {
+      return false;
+    }
+    if (failure instanceof jakarta.ejb.NoSuchEJBException) {
+      return true; // the bean is not deployed (yet, or any more)
+    }
+    // WildFly: its own subclass, by name (no compile-time dependency on WildFly).
+    if (failure.getClass().getName().endsWith(".EJBComponentUnavailableException")) {
+      return true;
+    }
+    // Payara / GlassFish: "Attempt to invoke when container is in Initializing" (or STOPPED, ...).
+    String message = failure.getMessage();
+    return message != null && message.contains("when container is in ");
   }
 }

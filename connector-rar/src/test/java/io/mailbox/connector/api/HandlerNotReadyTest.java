@@ -20,6 +20,16 @@ class HandlerNotReadyTest {
   }
 
   @Test
+  void aBareEjbExceptionABeanThrowsItselfOrAnAccessRefusalIsAFailure() {
+    // Counted as "not ready" they would come back forever and never be parked (review finding).
+    assertThat(HandlerNotReady.is(new EJBException("order 42 not found"))).isFalse();
+    assertThat(HandlerNotReady.is(new jakarta.ejb.EJBAccessException("not allowed"))).isFalse();
+    assertThat(
+            HandlerNotReady.is(new EJBException("Attempt to invoke when container is in STOPPED")))
+        .isTrue();
+  }
+
+  @Test
   void aBeansOwnFailureIsAFailure() {
     assertThat(HandlerNotReady.is(new EJBException(new IllegalArgumentException("bad order"))))
         .isFalse();
