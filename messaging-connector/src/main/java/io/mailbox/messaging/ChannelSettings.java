@@ -26,8 +26,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *       discarded (dead-lettered); 0 = unlimited</td><td>3</td></tr>
  *   <tr><td>retry-delay</td><td>incoming</td><td>wait before a retriably failed message is handed
  *       out again, in ms, doubling per round</td><td>1000</td></tr>
- *   <tr><td>retry-max-delay</td><td>incoming</td><td>the most retry-delay grows to, in ms (at least
- *       retry-delay)</td><td>300000</td></tr>
+ *   <tr><td>retry-max-delay</td><td>incoming</td><td>the most retry-delay grows to, in ms (never
+ *       more than half the lease)</td><td>300000</td></tr>
  *   <tr><td>poll-interval</td><td>incoming</td><td>wait after an empty fetch, in ms</td><td>100</td></tr>
  *   <tr><td>outbox.topic</td><td>outgoing</td><td>inside a JTA transaction, write each message as
  *       an outbox row of this integration-event topic ({@code <type>.v<version>}) instead of
@@ -160,6 +160,13 @@ record ChannelSettings(
   Duration retryDelayAfter(int round) {
     // A retry-max-delay below retry-delay means "no growth": the cap is never under the first wait.
     Duration cap = retryMaxDelay.compareTo(retryDelay) < 0 ? retryDelay : retryMaxDelay;
-    return io.mailbox.connector.kernel.Backoff.after(round, retryDelay, cap);
+    // The message waits out its delay under its lease: a longer wait would let the lease hand it
+    // out again first, and the late "unhandled" would find nothing to settle. Half the lease at
+    // most.
+    if (!lease.isZero() && cap.compareTo(lease.dividedBy(2)) > 0) {
+      cap = lease.dividedBy(2);
+    }
+    Duration first = retryDelay.compareTo(cap) > 0 ? cap : retryDelay;
+    return io.mailbox.connector.kernel.Backoff.after(round, first, cap);
   }
 }

@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -65,7 +67,10 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     // even without a settlement (see freeOverdueSlots).
     private final Map<Object, Long> inFlight = new ConcurrentHashMap<>();
     private final AtomicBoolean watching = new AtomicBoolean();
-    private final AtomicBoolean draining = new AtomicBoolean();
+    private final AtomicInteger wip = new AtomicInteger();
+    // Slots the watchdog freed while their message was still out (a stuck handler): at most
+    // max-in-flight of them, so a stuck handler cannot turn the limit into a rate.
+    private final Set<Object> orphaned = ConcurrentHashMap.newKeySet();
     // Deliveries whose handler was not there yet, handed out again before anything new is fetched.
     private final Queue<Delivery> notYetHandled = new ConcurrentLinkedQueue<>();
     private volatile long pausedUntilMillis;
@@ -101,28 +106,44 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     }
 
     private void drain() {
-      if (cancelled || !draining.compareAndSet(false, true)) {
-        return;
+      if (cancelled || wip.getAndIncrement() != 0) {
+        return; // the drain running now sees this wake-up: it makes one more pass
       }
-      boolean idle = false;
+      // A work-in-progress count, not a flag: a wake-up (an ack, more demand) that arrives while a
+      // pass is ending is never lost — with a flag, that wake-up's drain could find the flag still
+      // set and return, and the ending pass would then wait for a wake-up that already came.
+      int missed = 1;
+      Duration next;
+      do {
+        next = drainPass();
+        missed = wip.addAndGet(-missed);
+      } while (missed != 0);
+      if (next != null) {
+        drainSoon(next);
+      }
+    }
+
+    /**
+     * Hands out what the demand and the free slots allow. Returns when to look again (a pause, an
+     * empty fetch, a failure), or {@code null} to wait for a wake-up (more demand, a settlement).
+     */
+    private Duration drainPass() {
       try {
         while (!cancelled) {
           long wanted = Math.min(demand.get(), settings.maxInFlight() - (long) inFlight.size());
           if (wanted <= 0) {
-            return; // more demand or a settled message wakes the loop
+            return null;
           }
           long pause = pausedUntilMillis - System.currentTimeMillis();
           if (pause > 0) {
-            drainSoon(Duration.ofMillis(pause));
-            return;
+            return Duration.ofMillis(pause);
           }
           List<Delivery> taken = takeBack((int) Math.min(wanted, 100));
           if (taken.isEmpty()) {
             taken = fetch((int) Math.min(wanted, 100));
           }
           if (taken.isEmpty()) {
-            idle = true;
-            return;
+            return settings.pollInterval();
           }
           for (Delivery delivery : taken) {
             Object slot = new Object();
@@ -138,17 +159,13 @@ final class MailboxPublisher implements Publisher<Message<?>> {
                     delivery, settings, this::later, () -> settled(slot), this));
           }
         }
+        return null;
       } catch (RuntimeException e) {
         LOG.log(
             Level.WARNING,
             "Channel {0}: fetching from {1} failed, retrying: {2}",
             new Object[] {settings.channel(), settings.address(), e.getMessage()});
-        idle = true;
-      } finally {
-        draining.set(false);
-        if (idle) {
-          drainSoon(settings.pollInterval());
-        }
+        return settings.pollInterval();
       }
     }
 
@@ -195,6 +212,8 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private void settled(Object slot) {
       if (inFlight.remove(slot) != null) {
         drainSoon(Duration.ZERO);
+      } else {
+        orphaned.remove(slot); // settled after the watchdog freed it: room for another orphan
       }
     }
 
@@ -220,7 +239,11 @@ final class MailboxPublisher implements Publisher<Message<?>> {
       long now = System.currentTimeMillis();
       int freed = 0;
       for (Map.Entry<Object, Long> slot : inFlight.entrySet()) {
+        if (orphaned.size() >= settings.maxInFlight()) {
+          break; // as many still out as the limit: wait for them rather than fetch more
+        }
         if (slot.getValue() < now && inFlight.remove(slot.getKey()) != null) {
+          orphaned.add(slot.getKey());
           freed++;
         }
       }

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,8 +46,33 @@ class MailboxPublisherTest {
     sleep(300);
     assertThat(received).as("max-in-flight holds while the leases run").hasSize(2);
 
-    // Nobody acks: after twice the lease plus the lease again the slots are freed.
-    waitUntil(Duration.ofSeconds(3), () -> received.size() == 5);
+    // Nobody acks: after twice the lease plus the lease again the slots are freed, once — a
+    // handler stuck that long has its messages out of the limit, but at most max-in-flight of them,
+    // so stuck handlers cannot turn the limit into a rate.
+    waitUntil(Duration.ofSeconds(3), () -> received.size() == 4);
+    sleep(1_500);
+    assertThat(received).as("2 in flight + 2 orphaned, no new batch every period").hasSize(4);
+  }
+
+  @Test
+  void acksRacingTheEndOfADrainNeverStopTheChannel() throws Exception {
+    int count = 3_000;
+    for (int i = 0; i < count; i++) {
+      queued.add(delivery("copy-" + i));
+    }
+    java.util.concurrent.ExecutorService ackers = Executors.newFixedThreadPool(4);
+    try {
+      subscribe(
+          channel(Duration.ofSeconds(30), 1),
+          message -> {
+            received.add(message);
+            ackers.execute(() -> message.ack()); // the ack lands on another thread
+          });
+
+      waitUntil(Duration.ofSeconds(30), () -> received.size() == count);
+    } finally {
+      ackers.shutdownNow();
+    }
   }
 
   @Test
@@ -78,21 +104,11 @@ class MailboxPublisherTest {
   }
 
   private void subscribe(ChannelSettings settings) {
-    MailboxConnectionFactory factory =
-        new MailboxConnectionFactory() {
-          @Override
-          public MailboxConnection getConnection() {
-            return connection();
-          }
+    subscribe(settings, received::add);
+  }
 
-          @Override
-          public void setReference(javax.naming.Reference reference) {}
-
-          @Override
-          public javax.naming.Reference getReference() {
-            return null;
-          }
-        };
+  private void subscribe(ChannelSettings settings, Consumer<Message<?>> onNext) {
+    MailboxConnectionFactory factory = factory();
     new MailboxPublisher(settings, () -> factory, executor, () -> false)
         .subscribe(
             new Subscriber<Message<?>>() {
@@ -103,7 +119,7 @@ class MailboxPublisherTest {
 
               @Override
               public void onNext(Message<?> message) {
-                received.add(message);
+                onNext.accept(message);
               }
 
               @Override
@@ -112,6 +128,23 @@ class MailboxPublisherTest {
               @Override
               public void onComplete() {}
             });
+  }
+
+  private MailboxConnectionFactory factory() {
+    return new MailboxConnectionFactory() {
+      @Override
+      public MailboxConnection getConnection() {
+        return connection();
+      }
+
+      @Override
+      public void setReference(javax.naming.Reference reference) {}
+
+      @Override
+      public javax.naming.Reference getReference() {
+        return null;
+      }
+    };
   }
 
   /** A connection whose fetch takes from {@link #queued}; nothing else is used. */
