@@ -43,21 +43,29 @@ public final class JpaOutboxQueries implements OutboxStore {
   }
 
   @Override
-  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys) {
+  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys, String upTo) {
     if (orderingKeys.isEmpty()) {
       return Map.of();
     }
     Map<String, String> earliest = new HashMap<>();
+    // Bounded by the batch's last position: only rows up to it can be earlier than a batch row, and
+    // the bound keeps a key with a long backlog from costing a scan of it per batch (index
+    // MBX_OUTBOX_KEY: ORDERING_KEY, TENANT_ID, STATUS, POSITION).
     for (Object[] found :
         em.createQuery(
                 "SELECT r.tenantId, r.orderingKey, MIN(r.position) FROM OutboxRecord r"
-                    + " WHERE r.orderingKey IN :keys AND r.status IN :open"
+                    + " WHERE r.orderingKey IN :keys AND r.status IN :open AND r.position <= :upTo"
                     + " GROUP BY r.tenantId, r.orderingKey",
                 Object[].class)
             .setParameter("keys", orderingKeys)
             .setParameter("open", List.of(OutboxStatus.PENDING, OutboxStatus.FAILED))
+            .setParameter("upTo", upTo)
             .getResultList()) {
-      earliest.put(OutboxRow.blockingKey((String) found[0], (String) found[1]), (String) found[2]);
+      // A null and an empty tenant block each other (OutboxRow.blockingKey): keep the earlier.
+      earliest.merge(
+          OutboxRow.blockingKey((String) found[0], (String) found[1]),
+          (String) found[2],
+          (a, b) -> a.compareTo(b) <= 0 ? a : b);
     }
     return earliest;
   }

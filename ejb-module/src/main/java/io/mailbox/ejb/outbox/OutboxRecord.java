@@ -21,7 +21,7 @@ import java.util.Objects;
     indexes = {
       @Index(name = "MBX_OUTBOX_RELAY", columnList = "STATUS, POSITION"),
       @Index(name = "MBX_OUTBOX_PURGE", columnList = "STATUS, SETTLED_AT"),
-      @Index(name = "MBX_OUTBOX_KEY", columnList = "ORDERING_KEY, STATUS, POSITION")
+      @Index(name = "MBX_OUTBOX_KEY", columnList = "ORDERING_KEY, TENANT_ID, STATUS, POSITION")
     })
 public class OutboxRecord {
   // The column sizes, once for the mapping and the write check; the shipped DDL

@@ -161,6 +161,11 @@ public final class OutboxRelay {
     final List<OutboxRow> rows = new ArrayList<>();
     final Set<String> keys = new HashSet<>();
 
+    /** The position of the batch's last row (rows are added in position order). */
+    String lastPosition() {
+      return rows.get(rows.size() - 1).position();
+    }
+
     Set<String> orderingKeys() {
       Set<String> orderingKeys = new HashSet<>();
       for (OutboxRow row : rows) {
@@ -190,7 +195,8 @@ public final class OutboxRelay {
     // a row marked sent: a store or publisher error anywhere below ends the sweep with the keys
     // still blocked, and no later row of a key can overtake a row whose outcome is unknown.
     blockedKeys.addAll(batch.keys);
-    Map<String, String> earliestOpen = store.earliestOpenPositions(batch.orderingKeys());
+    Map<String, String> earliestOpen =
+        store.earliestOpenPositions(batch.orderingKeys(), batch.lastPosition());
     List<OutboxRow> claimable = new ArrayList<>();
     for (OutboxRow row : batch.rows) {
       if (hasEarlierOpenRow(row, earliestOpen)) {

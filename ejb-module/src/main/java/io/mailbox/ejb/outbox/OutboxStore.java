@@ -16,12 +16,12 @@ public interface OutboxStore {
   List<OutboxRow> page(String afterPosition, int limit);
 
   /**
-   * For each given ordering key, the position of its earliest open (pending or failed) row, keyed
-   * by {@link OutboxRow#blockingKey()}; keys with no open row are absent. The relay asks before a
-   * claim, because its lap cursor may have passed a key's earlier rows before their transaction
-   * committed.
+   * For each given ordering key, the position of its earliest open (pending or failed) row at or
+   * before position {@code upTo}, keyed by {@link OutboxRow#blockingKey()}; keys with no such row
+   * are absent. The relay asks before a claim, because its lap cursor may have passed a key's
+   * earlier rows before their transaction committed.
    */
-  Map<String, String> earliestOpenPositions(Set<String> orderingKeys);
+  Map<String, String> earliestOpenPositions(Set<String> orderingKeys, String upTo);
 
   /** Claims a pending row: version {@code expected} → {@code expected + 1}, lease until then. */
   boolean claim(String id, long expectedVersion, long leaseUntil);

@@ -35,8 +35,8 @@ public class TransactionalOutboxStore implements OutboxStore {
   }
 
   @Override
-  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys) {
-    return queries().earliestOpenPositions(orderingKeys);
+  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys, String upTo) {
+    return queries().earliestOpenPositions(orderingKeys, upTo);
   }
 
   @Override

@@ -70,11 +70,13 @@ final class InMemoryOutboxStore implements OutboxStore {
   }
 
   @Override
-  public synchronized Map<String, String> earliestOpenPositions(Set<String> orderingKeys) {
+  public synchronized Map<String, String> earliestOpenPositions(
+      Set<String> orderingKeys, String upTo) {
     Map<String, String> earliest = new HashMap<>();
     rows.values().stream()
         .filter(r -> r.status() == OutboxStatus.PENDING || r.status() == OutboxStatus.FAILED)
         .filter(r -> r.orderingKey() != null && orderingKeys.contains(r.orderingKey()))
+        .filter(r -> r.position().compareTo(upTo) <= 0)
         .forEach(
             r ->
                 earliest.merge(

@@ -274,13 +274,17 @@ public abstract class OutboxStoreContract {
     store.markSent(gone.id(), 1, 1_000, "r");
 
     Map<String, String> earliest =
-        store.earliestOpenPositions(java.util.Set.of("k", "gone", "none"));
+        store.earliestOpenPositions(
+            java.util.Set.of("k", "gone", "none"), written.get(3).position());
 
     assertThat(earliest)
         .containsOnly(
             Map.entry(OutboxRow.blockingKey(null, "k"), written.get(0).position()),
             Map.entry(OutboxRow.blockingKey("acme", "k"), written.get(1).position()));
-    assertThat(store.earliestOpenPositions(java.util.Set.of())).isEmpty();
+    assertThat(store.earliestOpenPositions(java.util.Set.of(), "z")).isEmpty();
+    assertThat(store.earliestOpenPositions(java.util.Set.of("k"), written.get(0).position()))
+        .as("bounded by the position given")
+        .containsOnlyKeys(OutboxRow.blockingKey(null, "k"));
   }
 
   /**
