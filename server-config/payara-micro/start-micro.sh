@@ -15,7 +15,7 @@
 #   MAILBOX_DATASOURCE         h2 (default: embedded in the data folder) or postgresql
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER            for postgresql (default mailbox); MAILBOX_PG_PASSWORD if it needs one
-#   MAILBOX_DEPLOY             more applications to deploy after the example (paths, space-separated)
+#   MAILBOX_DEPLOY             more applications to deploy after the example (paths without spaces, space-separated)
 #   MAILBOX_JAVA_OPTS          extra JVM options for Payara Micro
 #   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 240)
 set -euo pipefail

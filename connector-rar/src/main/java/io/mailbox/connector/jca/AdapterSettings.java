@@ -93,6 +93,12 @@ record AdapterSettings(
     static <C> ConfiguredProvider<C> of(ProviderFactory<C> factory, ProviderSettings settings) {
       return new ConfiguredProvider<>(factory, factory.configure(settings));
     }
+
+    /** The scheme and the factory only: a configuration may hold a password. */
+    @Override
+    public String toString() {
+      return factory.scheme() + " (" + factory.getClass().getName() + ")";
+    }
   }
 
   /** The adapter's settings with the provider factories on the adapter's class path. */

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
@@ -26,9 +27,15 @@ final class ProviderFactories {
   @SuppressWarnings("rawtypes")
   static List<ProviderFactory<?>> discover() {
     List<ProviderFactory<?>> found = new ArrayList<>();
-    for (ProviderFactory factory :
-        ServiceLoader.load(ProviderFactory.class, ProviderFactories.class.getClassLoader())) {
-      found.add(factory);
+    try {
+      for (ProviderFactory factory :
+          ServiceLoader.load(ProviderFactory.class, ProviderFactories.class.getClassLoader())) {
+        found.add(factory);
+      }
+    } catch (ServiceConfigurationError e) {
+      // A broken provider jar (a listed class missing or failing to load): a coded start failure.
+      throw new MailboxException(
+          ErrorCode.NOT_STARTED, "A provider on the adapter's class path cannot be loaded: " + e);
     }
     return checked(found);
   }
@@ -37,6 +44,15 @@ final class ProviderFactories {
   static List<ProviderFactory<?>> checked(List<ProviderFactory<?>> factories) {
     Map<String, ProviderFactory<?>> byScheme = new HashMap<>();
     for (ProviderFactory<?> factory : factories) {
+      if (!factory.scheme().equals(factory.scheme().toLowerCase(java.util.Locale.ROOT))) {
+        // Addresses' schemes are lower case, and enabledProviders is read in lower case.
+        throw new MailboxException(
+            ErrorCode.INVALID_POLICY,
+            factory.getClass().getName()
+                + " declares the scheme '"
+                + factory.scheme()
+                + "': a scheme is lower case");
+      }
       ProviderFactory<?> other = byScheme.putIfAbsent(factory.scheme(), factory);
       if (other != null) {
         throw new MailboxException(

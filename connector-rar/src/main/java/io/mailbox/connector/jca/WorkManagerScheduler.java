@@ -51,15 +51,22 @@ final class WorkManagerScheduler implements Scheduler {
 
   /**
    * Runs {@code task} on a WorkManager thread and returns when it is done (no transaction context
-   * travels with it); a refusal is thrown as an {@link IllegalStateException}.
+   * travels with it); a refusal, or no thread within {@value #START_TIMEOUT_MILLIS} ms, is thrown
+   * as an {@link IllegalStateException}.
    */
   void runToCompletion(Runnable task) {
     try {
-      workManager.doWork(new TaskWork(task));
+      // Bounded start: a pool busy with callers that all wait here (MDB deliveries commit on
+      // WorkManager threads) must not deadlock; a task not started in time is refused, and the
+      // caller keeps its posts for the retrier.
+      workManager.doWork(new TaskWork(task), START_TIMEOUT_MILLIS, null, null);
     } catch (WorkException e) {
       throw new IllegalStateException("the WorkManager refused the task: " + e.getMessage(), e);
     }
   }
+
+  /** How long {@link #runToCompletion} waits for a WorkManager thread. */
+  static final long START_TIMEOUT_MILLIS = 5_000;
 
   void close() {
     timer.cancel();
