@@ -3,10 +3,7 @@ package io.mailbox.ejb.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mailbox.ejb.event.IntegrationEventDefinition;
-import io.mailbox.ejb.event.IntegrationEventEnvelope;
 import io.mailbox.ejb.outbox.OutboxRelayTest.MutableClock;
-import jakarta.json.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,9 +17,6 @@ import org.junit.jupiter.api.Test;
  * or address delays only its own rows.
  */
 class OutboxRelayFaultTest {
-  private static final IntegrationEventDefinition<String> PLACED =
-      IntegrationEventDefinition.define(
-          "orders.placed", 1, "orders.placed.v1", data -> data.toString());
   private static final String MEM = "mem:events@shop/orders.placed.v1";
 
   private final MutableClock clock = new MutableClock();
@@ -78,25 +72,9 @@ class OutboxRelayFaultTest {
   }
 
   private OutboxRow row(String id, String key, String address, long claimVersion) {
-    String envelope =
-        IntegrationEventEnvelope.of(PLACED, Json.createValue(id)).id(id).build().toJson();
     OutboxRow row =
-        new OutboxRow(
-            id,
-            "orders.placed.v1",
-            address,
-            envelope,
-            key,
-            null,
-            String.format("%016d", ++sequence),
-            clock.millis(),
-            OutboxStatus.PENDING,
-            0,
-            clock.millis(),
-            claimVersion,
-            0,
-            null,
-            null);
+        PendingRows.pending(
+            id, key, address, String.format("%016d", ++sequence), clock.millis(), claimVersion);
     rows.insert(row);
     return row;
   }

@@ -2,9 +2,6 @@ package io.mailbox.ejb.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mailbox.ejb.event.IntegrationEventDefinition;
-import io.mailbox.ejb.event.IntegrationEventEnvelope;
-import jakarta.json.Json;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,9 +16,6 @@ import org.junit.jupiter.api.Test;
 
 /** The relay's rules (reference: "The relay"), on an in-memory store. */
 class OutboxRelayTest {
-  private static final IntegrationEventDefinition<String> PLACED =
-      IntegrationEventDefinition.define(
-          "orders.placed", 1, "orders.placed.v1", data -> data.toString());
 
   private final MutableClock clock = new MutableClock();
   private final InMemoryOutboxStore store = new InMemoryOutboxStore();
@@ -76,24 +70,13 @@ class OutboxRelayTest {
 
   /** A row with the next position that no relay sees yet: its transaction has not committed. */
   private OutboxRow uncommittedRow(String id, String key) {
-    String envelope =
-        IntegrationEventEnvelope.of(PLACED, Json.createValue(id)).id(id).build().toJson();
-    return new OutboxRow(
+    return PendingRows.pending(
         id,
-        "orders.placed.v1",
-        "mem:events@shop/orders.placed.v1",
-        envelope,
         key,
-        null,
+        "mem:events@shop/orders.placed.v1",
         String.format("%016d", ++sequence),
         clock.millis(),
-        OutboxStatus.PENDING,
-        0,
-        clock.millis(),
-        0,
-        0,
-        null,
-        null);
+        0);
   }
 
   @Test

@@ -144,14 +144,7 @@ class CommittedPostsRetrierTest {
             Thread.currentThread().interrupt();
           }
         };
-    PrepareLog offThread =
-        new PrepareLog(
-            directory,
-            () -> kernel,
-            scheduler,
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(4),
-            elsewhere);
+    PrepareLog offThread = handingOverWith(elsewhere);
     Xid xid = prepared(5);
 
     offThread.commit(xid);
@@ -164,12 +157,7 @@ class CommittedPostsRetrierTest {
   @Test
   void aRefusedHandOverLeavesThePostsCommittedForTheRetrier() throws Exception {
     PrepareLog refusing =
-        new PrepareLog(
-            directory,
-            () -> kernel,
-            scheduler,
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(4),
+        handingOverWith(
             task -> {
               throw new IllegalStateException("the WorkManager refused the task");
             });
@@ -182,5 +170,11 @@ class CommittedPostsRetrierTest {
     scheduler.advance(Duration.ofSeconds(1)); // the retrier's pass runs on its own thread
     assertThat(unread()).isEqualTo(1);
     assertThat(entries()).isZero();
+  }
+
+  /** A log on the test's directory whose commits hand their posts over through {@code executor}. */
+  private PrepareLog handingOverWith(java.util.concurrent.Executor executor) {
+    return new PrepareLog(
+        directory, () -> kernel, scheduler, Duration.ofSeconds(1), Duration.ofSeconds(4), executor);
   }
 }
