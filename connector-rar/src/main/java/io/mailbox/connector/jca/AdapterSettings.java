@@ -94,10 +94,15 @@ record AdapterSettings(
       return new ConfiguredProvider<>(factory, factory.configure(settings));
     }
 
-    /** The scheme and the factory only: a configuration may hold a password. */
+    /**
+     * A shipped provider's configuration (which masks its secrets, e.g. the broker URI's password),
+     * else the scheme and the factory only: another provider's configuration may hold a password.
+     */
     @Override
     public String toString() {
-      return factory.scheme() + " (" + factory.getClass().getName() + ")";
+      return factory.getClass().getName().startsWith("io.mailbox.connector.provider.")
+          ? factory.scheme() + "=" + configuration
+          : factory.scheme() + " (" + factory.getClass().getName() + ")";
     }
   }
 
