@@ -8,11 +8,12 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
 import io.mailbox.connector.kernel.Subscription;
 import io.mailbox.connector.provider.amqp.AmqpProvider;
 import io.mailbox.connector.provider.amqp.AmqpSettings;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import io.mailbox.ejb.outbox.OutboxRecord;
 import io.mailbox.ejb.outbox.OutboxRelay;
@@ -75,8 +76,9 @@ public final class AmqpBenchmark {
 
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(URI);
-    AmqpProvider provider =
-        new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler());
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
     EntityManagerFactory database = Persistence.createEntityManagerFactory("mailbox-bench");
     try (Connection raw = factory.newConnection("bench-raw")) {
@@ -87,7 +89,7 @@ public final class AmqpBenchmark {
       purge(raw, publishAddress, consumeAddress, relayAddress);
       System.out.printf(
           "amqp: on RabbitMQ %s: %d messages in confirm batches of %d, prefetch 32, %d relay rows%n",
-          provider.settings().where(), messages, batch, relayRows);
+          ((AmqpProvider) provider.transport()).settings().where(), messages, batch, relayRows);
 
       OutboxRelayRig relay = new OutboxRelayRig(database, provider, relayAddress);
       double[][] rates = new double[7][rounds];
@@ -206,7 +208,7 @@ public final class AmqpBenchmark {
   }
 
   private static double providerPublish(
-      AmqpProvider provider, MailAddress address, int count, int batch) {
+      MailboxProvider provider, MailAddress address, int count, int batch) {
     long start = System.nanoTime();
     for (int sent = 0; sent < count; ) {
       int n = Math.min(batch, count - sent);
@@ -254,7 +256,7 @@ public final class AmqpBenchmark {
     }
   }
 
-  private static double providerConsume(AmqpProvider provider, MailAddress address, int count)
+  private static double providerConsume(MailboxProvider provider, MailAddress address, int count)
       throws Exception {
     CountDownLatch done = new CountDownLatch(count);
     AtomicInteger seen = new AtomicInteger();
@@ -284,7 +286,7 @@ public final class AmqpBenchmark {
     private final OutboxRelay relay;
     private final OutboxRows writer;
 
-    OutboxRelayRig(EntityManagerFactory database, AmqpProvider provider, MailAddress target) {
+    OutboxRelayRig(EntityManagerFactory database, MailboxProvider provider, MailAddress target) {
       this.database = database;
       this.store = OutboxBench.perCallTransactions(database);
       this.writer = new OutboxRows(Clock.systemUTC(), topic -> target.toString(), 262_144);

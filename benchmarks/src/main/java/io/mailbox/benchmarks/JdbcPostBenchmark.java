@@ -4,8 +4,9 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.provider.jdbc.JdbcProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -58,11 +59,13 @@ public final class JdbcPostBenchmark {
     config.setMaximumPoolSize(threads + 2);
     try (HikariDataSource pool = new HikariDataSource(config)) {
       dropQueueTables(pool);
-      JdbcProvider perPost =
-          new JdbcProvider(pool, Clock.systemUTC(), new ExecutorScheduler(), true)
-              .withGroupCommit(false);
-      JdbcProvider grouped =
-          new JdbcProvider(pool, Clock.systemUTC(), new ExecutorScheduler(), true);
+      MailboxProvider perPost =
+          MailboxProvider.of(
+              new JdbcProvider(pool, Clock.systemUTC(), new ExecutorScheduler(), true)
+                  .withGroupCommit(false));
+      MailboxProvider grouped =
+          MailboxProvider.of(
+              new JdbcProvider(pool, Clock.systemUTC(), new ExecutorScheduler(), true));
       perPost.start();
       grouped.start();
 
@@ -132,8 +135,8 @@ public final class JdbcPostBenchmark {
   }
 
   /** Posts {@code count} messages from {@code threads} threads; returns posts per second. */
-  private static double post(JdbcProvider provider, int count, int threads, HikariDataSource pool)
-      throws Exception {
+  private static double post(
+      MailboxProvider provider, int count, int threads, HikariDataSource pool) throws Exception {
     empty(pool);
     ExecutorService executor = Executors.newFixedThreadPool(threads);
     CountDownLatch start = new CountDownLatch(1);
@@ -166,7 +169,8 @@ public final class JdbcPostBenchmark {
    * after its rows committed; returns posts per second.
    */
   private static double postTogether(
-      JdbcProvider provider, int count, int together, HikariDataSource pool) throws SQLException {
+      MailboxProvider provider, int count, int together, HikariDataSource pool)
+      throws SQLException {
     empty(pool);
     long began = System.nanoTime();
     for (int sent = 0; sent < count; sent += together) {

@@ -4,6 +4,7 @@ import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -37,12 +38,12 @@ public class KernelBenchmark {
       MailMessage.to(QUEUE).id("order-1").body("{\"order\":1}").header("type", "placed").build();
   private final MailMessage broadcast =
       MailMessage.to(TOPIC).id("order-1").body("{\"order\":1}").header("type", "placed").build();
-  private MemoryProvider provider;
+  private MailboxProvider provider;
   private long received;
 
   @Setup(Level.Trial)
   public void start() {
-    provider = MemoryProvider.isolated();
+    provider = MailboxProvider.of(MemoryProvider.isolated());
     provider.start();
     CompletionStage<Void> done = CompletableFuture.completedFuture(null);
     MailboxSubscriber counting =

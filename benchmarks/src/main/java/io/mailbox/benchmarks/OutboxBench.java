@@ -19,7 +19,7 @@ final class OutboxBench {
    * same message per row): one row with {@code post}, a batch with one {@code postAll}.
    */
   static io.mailbox.ejb.outbox.OutboxRelay relayTo(
-      OutboxStore store, io.mailbox.connector.spi.MailboxProvider provider) {
+      OutboxStore store, io.mailbox.connector.kernel.MailboxProvider provider) {
     io.mailbox.ejb.outbox.OutboxPublisher publisher =
         new io.mailbox.ejb.outbox.OutboxPublisher() {
           @Override

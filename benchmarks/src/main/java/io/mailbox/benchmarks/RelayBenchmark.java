@@ -1,6 +1,7 @@
 package io.mailbox.benchmarks;
 
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.provider.mem.MemoryProvider;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import io.mailbox.ejb.outbox.OutboxRecord;
@@ -35,7 +36,7 @@ public final class RelayBenchmark {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     EntityManagerFactory factory = Persistence.createEntityManagerFactory("mailbox-bench");
-    MemoryProvider provider = MemoryProvider.isolated();
+    MailboxProvider provider = MailboxProvider.of(MemoryProvider.isolated());
     provider.start();
     OutboxRows writer =
         new OutboxRows(Clock.systemUTC(), topic -> "mem:bench@relay/" + topic, 262_144);

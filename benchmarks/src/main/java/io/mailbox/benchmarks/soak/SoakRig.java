@@ -3,13 +3,13 @@ package io.mailbox.benchmarks.soak;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.mailbox.connector.kernel.DeadLetterPolicy;
-import io.mailbox.connector.kernel.ExecutorScheduler;
 import io.mailbox.connector.kernel.Mailbox;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.RetryPolicy;
 import io.mailbox.connector.provider.jdbc.JdbcProvider;
 import io.mailbox.connector.provider.mem.MemoryBus;
 import io.mailbox.connector.provider.mem.MemoryProvider;
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -87,9 +87,10 @@ final class SoakRig implements AutoCloseable {
   /** {@code mem:} on a private bus, with the opt-in lease sweeper every 500 ms. */
   static SoakRig mem() {
     ExecutorScheduler scheduler = new ExecutorScheduler();
-    MemoryProvider provider =
-        new MemoryProvider(
-            MemoryBus.isolated(), Clock.systemUTC(), scheduler, Duration.ofMillis(500));
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new MemoryProvider(
+                MemoryBus.isolated(), Clock.systemUTC(), scheduler, Duration.ofMillis(500)));
     // One lane: the kernel's work is CPU, and a second thread would only take turns with it.
     return new SoakRig(
         "mem", provider, scheduler, "in this JVM", 1, Duration.ofMillis(100), () -> {});
@@ -112,9 +113,11 @@ final class SoakRig implements AutoCloseable {
       statement.execute("DROP TABLE IF EXISTS MBX_QUEUE_SEEN");
     }
     ExecutorScheduler scheduler = new ExecutorScheduler();
-    JdbcProvider provider =
-        new JdbcProvider(pool, Clock.systemUTC(), scheduler, true, MAX_DELIVERIES, Duration.ZERO)
-            .withDedupeWindow(DEDUPE_WINDOW);
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new JdbcProvider(
+                    pool, Clock.systemUTC(), scheduler, true, MAX_DELIVERIES, Duration.ZERO)
+                .withDedupeWindow(DEDUPE_WINDOW));
     // A lease of 1 s: a fetch of 50 rows takes ~100 ms on a loaded machine, and a shorter lease
     // would let the same fetch take its own first rows again.
     return new SoakRig("jdbc", provider, scheduler, url, JDBC_LANES, Duration.ofSeconds(1), pool);

@@ -3,8 +3,8 @@ package io.mailbox.connector.jca;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.kernel.DeadLetterPolicy;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.RetryPolicy;
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import io.mailbox.connector.spi.Scheduler;
@@ -87,7 +87,7 @@ record AdapterSettings(
   /** A provider factory with its checked configuration, ready to build the provider. */
   record ConfiguredProvider<C>(ProviderFactory<C> factory, C configuration) {
     MailboxProvider create(Scheduler scheduler) {
-      return factory.create(configuration, scheduler);
+      return MailboxProvider.of(factory.create(configuration, scheduler));
     }
 
     static <C> ConfiguredProvider<C> of(ProviderFactory<C> factory, ProviderSettings settings) {

@@ -6,7 +6,7 @@ import io.mailbox.connector.jca.inbound.EndpointActivation;
 import io.mailbox.connector.jca.inbound.MailboxActivationSpec;
 import io.mailbox.connector.jca.outbound.PrepareLog;
 import io.mailbox.connector.kernel.Mailbox;
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.spi.Scheduler;
 import jakarta.resource.NotSupportedException;
 import jakarta.resource.ResourceException;

@@ -13,7 +13,6 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
-import io.mailbox.connector.spi.MailboxProvider;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -27,6 +27,6 @@ public interface ProviderFactory<C> {
    */
   C configure(ProviderSettings settings);
 
-  /** Builds the (unstarted) provider on the adapter's scheduler. */
-  MailboxProvider create(C configuration, Scheduler scheduler);
+  /** Builds the (unstarted) transport on the adapter's scheduler; the kernel wraps it. */
+  Transport create(C configuration, Scheduler scheduler);
 }

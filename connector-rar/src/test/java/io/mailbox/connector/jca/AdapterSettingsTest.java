@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.Setting;
+import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -157,7 +157,7 @@ class AdapterSettingsTest {
     }
 
     @Override
-    public MailboxProvider create(String configuration, Scheduler scheduler) {
+    public Transport create(String configuration, Scheduler scheduler) {
       throw new UnsupportedOperationException("not started in this test");
     }
   }

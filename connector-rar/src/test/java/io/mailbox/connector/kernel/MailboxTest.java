@@ -14,14 +14,14 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import io.mailbox.connector.provider.mem.MemoryProvider;
-import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.TransportBase;
 import io.mailbox.connector.testsupport.ManualClock;
 import io.mailbox.connector.testsupport.ManualScheduler;
 import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +30,7 @@ class MailboxTest {
 
   @BeforeEach
   void start() {
-    mailbox = new Mailbox().register(MemoryProvider.isolated());
+    mailbox = new Mailbox().register(MailboxProvider.of(MemoryProvider.isolated()));
     mailbox.start();
   }
 
@@ -82,7 +82,7 @@ class MailboxTest {
 
   @Test
   void aSecondProviderForTheSameSchemeIsRefused() {
-    assertThatThrownBy(() -> mailbox.register(new MemoryProvider()))
+    assertThatThrownBy(() -> mailbox.register(MailboxProvider.of(new MemoryProvider())))
         .hasMessageStartingWith("MBX-1005");
   }
 
@@ -111,7 +111,7 @@ class MailboxTest {
 
   @Test
   void aProviderThatCannotEnumerateDegradesTheSnapshot() {
-    mailbox.register(new BlindProvider());
+    mailbox.register(MailboxProvider.of(new BlindTransport()));
     mailbox.start();
 
     Snapshot snapshot = mailbox.snapshot();
@@ -145,7 +145,7 @@ class MailboxTest {
 
   @Test
   void recoverOfEverythingNamesTheProvidersThatCannot() {
-    mailbox.register(new BlindProvider());
+    mailbox.register(MailboxProvider.of(new BlindTransport()));
     mailbox.start();
     mailbox.post(MailMessage.to("mem:a@b/c").body("{}").build());
 
@@ -176,7 +176,7 @@ class MailboxTest {
 
   @Test
   void parkedOperationsNeedTheCapability() {
-    mailbox.register(new BlindProvider());
+    mailbox.register(MailboxProvider.of(new BlindTransport()));
 
     assertThatThrownBy(() -> mailbox.peekParked("blind:x@y", 1)).hasMessageStartingWith("MBX-1007");
     assertThat(mailbox.purgeParked("mem:a@b")).isZero();
@@ -184,9 +184,10 @@ class MailboxTest {
 
   @Test
   void aProviderThatCannotReachItsBrokerTakesTheSnapshotOfflineUntilItCanAgain() {
-    BlindProvider broker = new BlindProvider();
-    mailbox.register(broker);
-    broker.start();
+    BlindTransport broker = new BlindTransport();
+    MailboxProvider provider = MailboxProvider.of(broker);
+    mailbox.register(provider);
+    provider.start();
 
     broker.reachable = false;
     assertThat(mailbox.snapshot().state()).isEqualTo(AddressState.OFFLINE);
@@ -196,17 +197,17 @@ class MailboxTest {
         .isEqualTo(AddressState.DEGRADED);
   }
 
-  /** A provider that, like a broker, cannot list its addresses, recover or park. */
-  private static final class BlindProvider extends MailboxProvider {
+  /** A transport that, like a broker, cannot list its addresses, recover or park. */
+  private static final class BlindTransport extends TransportBase {
     volatile boolean reachable = true;
+
+    BlindTransport() {
+      super(Clock.systemUTC(), new ManualScheduler(new ManualClock(java.time.Instant.EPOCH)));
+    }
 
     @Override
     public boolean reachable() {
       return reachable;
-    }
-
-    BlindProvider() {
-      super(Clock.systemUTC(), new ManualScheduler(new ManualClock(java.time.Instant.EPOCH)));
     }
 
     @Override
@@ -215,27 +216,32 @@ class MailboxTest {
     }
 
     @Override
-    protected Set<String> declaredCapabilities() {
-      return Set.of();
-    }
-
-    @Override
     public AddressStatus status(MailAddress address) {
       return AddressStatus.unknown(address);
     }
 
     @Override
-    public Optional<List<AddressStatus>> enumerate() {
-      return Optional.empty();
+    public void send(MailAddress topic, MailMessage copy) {}
+
+    @Override
+    public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
+      return () -> {};
     }
 
     @Override
-    protected void send(MailAddress topic, MailMessage copy) {}
+    public List<MailMessage> takeQueued(
+        MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
+      return List.of();
+    }
 
     @Override
-    protected AutoCloseable openSubscription(
-        MailAddress address, ProviderSubscription subscription) {
-      return () -> {};
+    public boolean requeue(MailAddress address, MailMessage copy) {
+      return false;
+    }
+
+    @Override
+    public long clearBacklog() {
+      return 0;
     }
   }
 }

@@ -6,6 +6,7 @@ import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.provider.file.FileProvider;
 import io.mailbox.connector.provider.jdbc.JdbcProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +23,7 @@ class StoreAndForwardBridgeTest {
 
   @TempDir Path folder;
   private Mailbox mailbox;
-  private JdbcProvider receiver;
+  private MailboxProvider receiver;
 
   @BeforeEach
   void start() {
@@ -30,11 +31,14 @@ class StoreAndForwardBridgeTest {
     h2.setURL("jdbc:h2:mem:bridge-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
     h2.setUser("sa");
     receiver =
-        new JdbcProvider(h2, Clock.systemUTC(), new ExecutorScheduler(), true)
-            .withDedupeWindow(Duration.ofHours(1));
+        MailboxProvider.of(
+            new JdbcProvider(h2, Clock.systemUTC(), new ExecutorScheduler(), true)
+                .withDedupeWindow(Duration.ofHours(1)));
     mailbox =
         new Mailbox()
-            .register(new FileProvider(folder, Clock.systemUTC(), new ExecutorScheduler()))
+            .register(
+                MailboxProvider.of(
+                    new FileProvider(folder, Clock.systemUTC(), new ExecutorScheduler())))
             .register(receiver);
     mailbox.start();
   }

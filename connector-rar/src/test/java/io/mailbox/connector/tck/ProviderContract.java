@@ -14,9 +14,10 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
 import io.mailbox.connector.kernel.Subscription;
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -40,8 +41,8 @@ public abstract class ProviderContract {
   protected MailboxProvider provider;
   private final String run = UUID.randomUUID().toString().substring(0, 8);
 
-  /** A new, not yet started provider. */
-  protected abstract MailboxProvider newProvider();
+  /** A new, not yet started transport; the kit puts it under the kernel's rules. */
+  protected abstract Transport newTransport();
 
   /** How long an asynchronous transport may take to show an effect. */
   protected Duration eventually() {
@@ -55,7 +56,7 @@ public abstract class ProviderContract {
 
   @BeforeEach
   void startProvider() {
-    provider = newProvider();
+    provider = MailboxProvider.of(newTransport());
     provider.start();
   }
 

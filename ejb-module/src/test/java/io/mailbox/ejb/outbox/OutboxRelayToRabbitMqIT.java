@@ -6,9 +6,10 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.provider.amqp.AmqpProvider;
 import io.mailbox.connector.provider.amqp.AmqpSettings;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import io.mailbox.ejb.testsupport.TestDatabase;
 import jakarta.json.Json;
@@ -39,7 +40,7 @@ class OutboxRelayToRabbitMqIT {
   private final String run = UUID.randomUUID().toString().substring(0, 8);
   private final String queue = "events@it/orders.placed.v1-" + run;
   private TestDatabase database;
-  private AmqpProvider provider;
+  private MailboxProvider provider;
   private OutboxStore store;
   private OutboxRelay relay;
 
@@ -47,7 +48,8 @@ class OutboxRelayToRabbitMqIT {
   void start() {
     database = TestDatabase.h2("relay-amqp");
     provider =
-        new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler());
+        MailboxProvider.of(
+            new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
     store = database.transactional(OutboxStore.class, JpaOutboxQueries::new);
     relay =

@@ -5,7 +5,7 @@ import com.rabbitmq.client.LongString;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
-import io.mailbox.connector.kernel.Ids;
+import io.mailbox.connector.spi.Ids;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Date;

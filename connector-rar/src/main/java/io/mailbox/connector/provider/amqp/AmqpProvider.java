@@ -11,17 +11,19 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
-import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.Enumerating;
+import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
-import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.TransportBase;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -72,22 +74,15 @@ import java.util.logging.Logger;
  * (parked copies go to {@code <queue>.parked}, counted in the status, but are not listed through
  * the API).
  */
-public final class AmqpProvider extends MailboxProvider {
+public final class AmqpProvider extends TransportBase
+    implements Recovering, Enumerating, HandsBacklogToSubscribers {
   public static final String SCHEME = "amqp";
   private static final Logger LOG = Logger.getLogger(AmqpProvider.class.getName());
-  private static final Set<String> CAPABILITIES =
-      Set.of(
-          Capabilities.LEASE,
-          Capabilities.RECOVER,
-          Capabilities.STATUS,
-          Capabilities.ENUMERATE,
-          Capabilities.SUBSCRIBERS_TAKE_BACKLOG);
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
   private final AmqpSettings settings;
   private final QueueNames names;
-  private final Map<MailAddress, List<ProviderSubscription>> subscribers =
-      new ConcurrentHashMap<>();
+  private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
   private final Map<MailAddress, BrokerConsumer> consumers = new ConcurrentHashMap<>();
   private final LeaseTable<Held> leases = new LeaseTable<>();
   private final Map<String, Held> held = new ConcurrentHashMap<>();
@@ -127,11 +122,6 @@ public final class AmqpProvider extends MailboxProvider {
     return SCHEME;
   }
 
-  @Override
-  protected Set<String> declaredCapabilities() {
-    return CAPABILITIES;
-  }
-
   public AmqpSettings settings() {
     return settings;
   }
@@ -139,7 +129,7 @@ public final class AmqpProvider extends MailboxProvider {
   // ---- connection ------------------------------------------------------------------------------
 
   @Override
-  protected void onStart() {
+  public void start() {
     ConnectionFactory factory = new ConnectionFactory();
     try {
       factory.setUri(settings.uri().strip());
@@ -248,7 +238,7 @@ public final class AmqpProvider extends MailboxProvider {
   }
 
   @Override
-  protected void onStop(boolean purge) {
+  public void stop(boolean purge) {
     synchronized (this) {
       running = false;
       if (reconnect != null) {
@@ -423,12 +413,12 @@ public final class AmqpProvider extends MailboxProvider {
   // ---- posting ---------------------------------------------------------------------------------
 
   @Override
-  protected void send(MailAddress topic, MailMessage copy) {
+  public void send(MailAddress topic, MailMessage copy) {
     publish(List.of(topic), List.of(copy));
   }
 
   @Override
-  protected void sendAll(List<MailMessage> copies) {
+  public void sendAll(List<MailMessage> copies) {
     publish(copies.stream().map(MailMessage::to).toList(), copies);
   }
 
@@ -465,9 +455,8 @@ public final class AmqpProvider extends MailboxProvider {
   // ---- subscriptions ---------------------------------------------------------------------------
 
   @Override
-  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
-    List<ProviderSubscription> list =
-        subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
+  public AutoCloseable openSubscription(MailAddress address, Receiver subscription) {
+    List<Receiver> list = subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
     synchronized (this) {
       if (connection != null) {
         String queue = declare(address);
@@ -570,8 +559,7 @@ public final class AmqpProvider extends MailboxProvider {
       AMQP.BasicProperties properties,
       byte[] body) {
     MailMessage copy = receive(address, properties, body);
-    List<ProviderSubscription> receivers =
-        List.copyOf(subscribers.getOrDefault(address, List.of()));
+    List<Receiver> receivers = List.copyOf(subscribers.getOrDefault(address, List.of()));
     if (receivers.isEmpty()) {
       // Arrived after the last subscriber left: back to the queue for the next consumer.
       nack(channel, tag);
@@ -617,7 +605,7 @@ public final class AmqpProvider extends MailboxProvider {
   // ---- fetch and leases ------------------------------------------------------------------------
 
   @Override
-  protected List<MailMessage> takeQueued(
+  public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     String queue = declare(address);
     if (lease != null) {
@@ -664,7 +652,7 @@ public final class AmqpProvider extends MailboxProvider {
   }
 
   @Override
-  protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+  public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
     Optional<LeaseTable.Leased<Held>> released = leases.release(address, key, leaseId);
     if (released.isEmpty()) {
       return Optional.empty();
@@ -680,13 +668,13 @@ public final class AmqpProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+  public List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
     return leases.inFlight(address, limit);
   }
 
   @Override
-  protected long reclaimExpired(MailAddress address) {
+  public long reclaimExpired(MailAddress address) {
     List<LeaseTable.Leased<Held>> expired = leases.takeExpired(address, now());
     expired.forEach(leased -> nack(leased.handle().channel(), leased.handle().tag()));
     return expired.size();
@@ -716,7 +704,7 @@ public final class AmqpProvider extends MailboxProvider {
   // ---- settlement ------------------------------------------------------------------------------
 
   @Override
-  protected void acknowledge(MailAddress topic, MailMessage copy) {
+  public void acknowledge(MailAddress topic, MailMessage copy) {
     Held delivery = held.remove(copy.sendId().orElseThrow());
     if (delivery != null) {
       ack(delivery.channel(), delivery.tag());
@@ -724,7 +712,7 @@ public final class AmqpProvider extends MailboxProvider {
   }
 
   @Override
-  protected void abandon(MailAddress address, MailMessage copy) {
+  public void abandon(MailAddress address, MailMessage copy) {
     acknowledge(address, copy);
   }
 
@@ -734,7 +722,7 @@ public final class AmqpProvider extends MailboxProvider {
    * replacement cannot be stored the original goes back to its queue.
    */
   @Override
-  protected void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
+  public void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
     try {
       storeReplacement.run();
     } catch (RuntimeException e) {
@@ -752,7 +740,7 @@ public final class AmqpProvider extends MailboxProvider {
    * consumers (and any consumer with no delays configured) at once, in place.
    */
   @Override
-  protected boolean requeue(MailAddress address, MailMessage copy) {
+  public boolean requeue(MailAddress address, MailMessage copy) {
     Held delivery = held.remove(copy.sendId().orElseThrow());
     boolean pushed = !subscribers.getOrDefault(address, List.of()).isEmpty();
     if (delivery != null && (!pushed || names.retryDelaysMillis().isEmpty())) {
@@ -780,7 +768,7 @@ public final class AmqpProvider extends MailboxProvider {
   }
 
   @Override
-  protected void park(MailAddress address, MailMessage record) {
+  public void park(MailAddress address, MailMessage record) {
     String parked = declareParked(declare(address));
     publisher().publishAll(List.of(outgoing(parked, record)));
     LOG.warning(() -> "Parked " + record + " in RabbitMQ queue " + parked);
@@ -804,7 +792,7 @@ public final class AmqpProvider extends MailboxProvider {
   }
 
   @Override
-  protected long clearBacklog() {
+  public long clearBacklog() {
     long dropped = 0;
     for (String queue : List.copyOf(declared)) {
       if (queue.endsWith(".parked")) {
@@ -893,13 +881,12 @@ public final class AmqpProvider extends MailboxProvider {
    * cannot list queues over AMQP.
    */
   @Override
-  public Optional<List<AddressStatus>> enumerate() {
+  public List<AddressStatus> enumerate() {
     Set<MailAddress> known = new TreeSet<>(lastActivity.keySet());
     known.addAll(subscribers.keySet());
-    return Optional.of(
-        known.stream()
-            .map(this::status)
-            .sorted(Comparator.comparing(AddressStatus::address))
-            .toList());
+    return known.stream()
+        .map(this::status)
+        .sorted(Comparator.comparing(AddressStatus::address))
+        .toList();
   }
 }

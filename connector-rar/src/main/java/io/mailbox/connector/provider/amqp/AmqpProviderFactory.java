@@ -1,10 +1,10 @@
 package io.mailbox.connector.provider.amqp;
 
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.Setting;
+import io.mailbox.connector.spi.Transport;
 import java.time.Clock;
 import java.util.List;
 
@@ -62,7 +62,7 @@ public final class AmqpProviderFactory implements ProviderFactory<AmqpSettings> 
   }
 
   @Override
-  public MailboxProvider create(AmqpSettings settings, Scheduler scheduler) {
+  public Transport create(AmqpSettings settings, Scheduler scheduler) {
     return new AmqpProvider(settings, Clock.systemUTC(), scheduler);
   }
 }

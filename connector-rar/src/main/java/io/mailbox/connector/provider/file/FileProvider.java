@@ -2,18 +2,23 @@ package io.mailbox.connector.provider.file;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
-import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.CopyState;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
-import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Locating;
+import io.mailbox.connector.spi.ParkedRecords;
+import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.TransportBase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,26 +52,16 @@ import java.util.logging.Logger;
  * subscribers is on disk, unread, until a subscriber handled it, so a crash re-offers it to fetch
  * (at least once).
  */
-public final class FileProvider extends MailboxProvider {
+public final class FileProvider extends TransportBase
+    implements Peeking, Recovering, Enumerating, Locating, ParkedRecords, Removing {
   public static final String SCHEME = "file";
 
   private static final Logger LOG = Logger.getLogger(FileProvider.class.getName());
-  private static final Set<String> CAPABILITIES =
-      Set.of(
-          Capabilities.PEEK,
-          Capabilities.LEASE,
-          Capabilities.RECOVER,
-          Capabilities.STATUS,
-          Capabilities.ENUMERATE,
-          Capabilities.LOCATE,
-          Capabilities.PARKED,
-          Capabilities.REMOVE);
 
   private final MailFolder mail;
   private final LeaseTable<Void> leases = new LeaseTable<>();
   private final Set<String> broadcasting = ConcurrentHashMap.newKeySet();
-  private final Map<MailAddress, List<ProviderSubscription>> subscribers =
-      new ConcurrentHashMap<>();
+  private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
 
   public FileProvider(Path root, Clock clock, Scheduler scheduler) {
@@ -80,12 +75,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected Set<String> declaredCapabilities() {
-    return CAPABILITIES;
-  }
-
-  @Override
-  protected void onStart() {
+  public void start() {
     try {
       Files.createDirectories(mail.root());
     } catch (IOException e) {
@@ -96,7 +86,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected void onStop(boolean purge) {
+  public void stop(boolean purge) {
     leases.clear();
     if (purge) {
       clearBacklog();
@@ -117,9 +107,9 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected void send(MailAddress topic, MailMessage copy) {
+  public void send(MailAddress topic, MailMessage copy) {
     Path file = mail.folder(topic).resolve(MailFolder.fileName(copy, now()));
-    List<ProviderSubscription> receivers = List.copyOf(subscribers.getOrDefault(topic, List.of()));
+    List<Receiver> receivers = List.copyOf(subscribers.getOrDefault(topic, List.of()));
     if (!receivers.isEmpty()) {
       // On disk first (unread): a crash before a subscriber handled it leaves it for fetch.
       broadcasting.add(copy.sendId().orElseThrow());
@@ -132,9 +122,8 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
-    List<ProviderSubscription> list =
-        subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
+  public AutoCloseable openSubscription(MailAddress address, Receiver subscription) {
+    List<Receiver> list = subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
     list.add(subscription);
     try {
       Files.createDirectories(mail.folder(address));
@@ -146,7 +135,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected synchronized List<MailMessage> takeQueued(
+  public synchronized List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     if (lease != null) {
       reclaimExpired(address);
@@ -171,23 +160,23 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<MailMessage> peekQueued(MailAddress address, int limit) {
+  public List<MailMessage> peekQueued(MailAddress address, int limit) {
     return waiting(address).stream().limit(limit).map(MailFolder.Entry::message).toList();
   }
 
   @Override
-  protected synchronized Optional<MailMessage> releaseLease(
+  public synchronized Optional<MailMessage> releaseLease(
       MailAddress address, String key, String leaseId) {
     return leases.release(address, key, leaseId).map(LeaseTable.Leased::copy);
   }
 
   @Override
-  protected synchronized void acknowledge(MailAddress topic, MailMessage copy) {
+  public synchronized void acknowledge(MailAddress topic, MailMessage copy) {
     markRead(topic, copy);
   }
 
   @Override
-  protected synchronized void abandon(MailAddress topic, MailMessage copy) {
+  public synchronized void abandon(MailAddress topic, MailMessage copy) {
     markRead(topic, copy);
   }
 
@@ -198,7 +187,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected synchronized boolean requeue(MailAddress address, MailMessage copy) {
+  public synchronized boolean requeue(MailAddress address, MailMessage copy) {
     String key = copy.sendId().orElseThrow();
     broadcasting.remove(key);
     if (leases.holds(key)) {
@@ -214,7 +203,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected synchronized void park(MailAddress address, MailMessage record) {
+  public synchronized void park(MailAddress address, MailMessage record) {
     String key = record.sendId().orElseThrow();
     mail.write(
         mail.folder(address).resolve(MailFolder.PARKED).resolve(MailFolder.fileName(record, now())),
@@ -233,12 +222,12 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected synchronized long reclaimExpired(MailAddress address) {
+  public synchronized long reclaimExpired(MailAddress address) {
     return leases.takeExpired(address, now()).size();
   }
 
   @Override
-  protected List<LocatedCopy> locateCopies(String messageId) {
+  public List<LocatedCopy> locateCopies(String messageId) {
     List<LocatedCopy> found = new ArrayList<>();
     for (MailAddress address : addresses()) {
       for (MailFolder.Entry entry : mail.entries(mail.folder(address))) {
@@ -264,7 +253,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<MailMessage> parkedCopies(MailAddress address, int limit) {
+  public List<MailMessage> parkedCopies(MailAddress address, int limit) {
     return mail.entries(mail.folder(address).resolve(MailFolder.PARKED)).stream()
         .limit(limit)
         .map(MailFolder.Entry::message)
@@ -272,7 +261,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected synchronized int removeParked(MailAddress address, String key) {
+  public synchronized int removeParked(MailAddress address, String key) {
     int removed = 0;
     for (MailFolder.Entry entry : mail.entries(mail.folder(address).resolve(MailFolder.PARKED))) {
       if (key == null || entry.key().equals(key)) {
@@ -288,13 +277,13 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected synchronized List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+  public synchronized List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
     return leases.inFlight(address, limit);
   }
 
   @Override
-  protected synchronized int removeQueuedCopies(MailAddress address, String key) {
+  public synchronized int removeQueuedCopies(MailAddress address, String key) {
     int removed = 0;
     for (MailFolder.Entry entry : waiting(address)) {
       if (key == null || entry.key().equals(key)) {
@@ -310,7 +299,7 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  protected synchronized long clearBacklog() {
+  public synchronized long clearBacklog() {
     long dropped = 0;
     for (MailAddress address : addresses()) {
       for (MailFolder.Entry entry : mail.entries(mail.folder(address))) {
@@ -379,11 +368,10 @@ public final class FileProvider extends MailboxProvider {
   }
 
   @Override
-  public Optional<List<AddressStatus>> enumerate() {
-    return Optional.of(
-        addresses().stream()
-            .map(this::status)
-            .sorted(Comparator.comparing(AddressStatus::address))
-            .toList());
+  public List<AddressStatus> enumerate() {
+    return addresses().stream()
+        .map(this::status)
+        .sorted(Comparator.comparing(AddressStatus::address))
+        .toList();
   }
 }

@@ -1,10 +1,10 @@
 package io.mailbox.connector.provider.file;
 
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.Setting;
+import io.mailbox.connector.spi.Transport;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -43,7 +43,7 @@ public final class FileProviderFactory implements ProviderFactory<Path> {
   }
 
   @Override
-  public MailboxProvider create(Path root, Scheduler scheduler) {
+  public Transport create(Path root, Scheduler scheduler) {
     return new FileProvider(root, Clock.systemUTC(), scheduler);
   }
 }

@@ -6,16 +6,22 @@ import static io.mailbox.connector.provider.jdbc.JdbcSql.update;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
-import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.CopyState;
 import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.spi.Enumerating;
+import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.MessageJson;
-import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.ParkedRecords;
+import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.TransportBase;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -48,7 +54,14 @@ import javax.sql.DataSource;
  * subscribers is written as leased to them and settled by the broadcast; otherwise it is queued.
  * Status and snapshot read indexed counts from the table.
  */
-public final class JdbcProvider extends MailboxProvider {
+public final class JdbcProvider extends TransportBase
+    implements Peeking,
+        Recovering,
+        Enumerating,
+        Locating,
+        ParkedRecords,
+        Removing,
+        HandsBacklogToSubscribers {
   public static final String SCHEME = "jdbc";
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(JdbcProvider.class.getName());
@@ -57,17 +70,6 @@ public final class JdbcProvider extends MailboxProvider {
   private static final int PUMP_BATCH = 100;
   private static final String LEASED = "LEASED";
   private static final String PARKED = "PARKED";
-  private static final Set<String> CAPABILITIES =
-      Set.of(
-          Capabilities.PEEK,
-          Capabilities.LEASE,
-          Capabilities.RECOVER,
-          Capabilities.STATUS,
-          Capabilities.ENUMERATE,
-          Capabilities.LOCATE,
-          Capabilities.PARKED,
-          Capabilities.REMOVE,
-          Capabilities.SUBSCRIBERS_TAKE_BACKLOG);
   // Taken when a row is free: queued, or leased with its visibility timeout over.
   private static final String AVAILABLE =
       "(STATE = 'READY' OR (STATE = 'LEASED' AND VISIBLE_AT <= ?))";
@@ -79,8 +81,7 @@ public final class JdbcProvider extends MailboxProvider {
   private final DedupeWindow dedupe;
   private final AtomicLong collapsed = new AtomicLong();
   private final AtomicLong sequence = new AtomicLong();
-  private final Map<MailAddress, List<ProviderSubscription>> subscribers =
-      new ConcurrentHashMap<>();
+  private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> known = new ConcurrentHashMap<>();
   private GroupCommit<Row, Boolean> groupCommit = newGroupCommit();
   private java.time.Duration subscriberPoll = java.time.Duration.ofSeconds(1);
@@ -156,7 +157,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected void onStart() {
+  public void start() {
     dedupe.startSweeping(true);
     if (createTable) {
       db.run(
@@ -204,12 +205,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected Set<String> declaredCapabilities() {
-    return CAPABILITIES;
-  }
-
-  @Override
-  protected void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
+  public void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
     // One transaction: the copy leaves its topic only together with its dead-letter record.
     db.inOneTransaction(() -> super.replaceGivenUp(topic, copy, storeReplacement));
   }
@@ -354,12 +350,12 @@ public final class JdbcProvider extends MailboxProvider {
   // ---- the transport ----------------------------------------------------------------------------
 
   @Override
-  protected void send(MailAddress topic, MailMessage copy) {
+  public void send(MailAddress topic, MailMessage copy) {
     store(List.of(topic), List.of(copy));
   }
 
   @Override
-  protected void sendAll(List<MailMessage> copies) {
+  public void sendAll(List<MailMessage> copies) {
     store(copies.stream().map(MailMessage::to).toList(), copies);
   }
 
@@ -369,13 +365,12 @@ public final class JdbcProvider extends MailboxProvider {
    */
   private void store(List<MailAddress> topics, List<MailMessage> copies) {
     List<Row> rows = new ArrayList<>(copies.size());
-    List<List<ProviderSubscription>> receivers = new ArrayList<>(copies.size());
+    List<List<Receiver>> receivers = new ArrayList<>(copies.size());
     long broadcastUntil = now().toEpochMilli() + broadcastWindowMillis();
     for (int c = 0; c < copies.size(); c++) {
       MailAddress topic = topics.get(c);
       MailMessage copy = copies.get(c);
-      List<ProviderSubscription> listening =
-          List.copyOf(subscribers.getOrDefault(topic, List.of()));
+      List<Receiver> listening = List.copyOf(subscribers.getOrDefault(topic, List.of()));
       receivers.add(listening);
       // With subscribers a row is committed as leased to the broadcast: if the process dies
       // before a subscriber handled it, the row becomes visible again after the settle window and
@@ -387,7 +382,7 @@ public final class JdbcProvider extends MailboxProvider {
     }
     List<Boolean> inserted = insertAll(rows);
     for (int i = 0; i < rows.size(); i++) {
-      List<ProviderSubscription> listening = receivers.get(i);
+      List<Receiver> listening = receivers.get(i);
       if (listening.isEmpty() || !inserted.get(i)) {
         continue;
       }
@@ -406,9 +401,8 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
-    List<ProviderSubscription> list =
-        subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
+  public AutoCloseable openSubscription(MailAddress address, Receiver subscription) {
+    List<Receiver> list = subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
     list.add(subscription);
     known.putIfAbsent(address, Instant.EPOCH);
     startPump();
@@ -438,8 +432,8 @@ public final class JdbcProvider extends MailboxProvider {
 
   private void pumpQueuedToSubscribers() {
     try {
-      for (Map.Entry<MailAddress, List<ProviderSubscription>> entry : subscribers.entrySet()) {
-        List<ProviderSubscription> receivers = List.copyOf(entry.getValue());
+      for (Map.Entry<MailAddress, List<Receiver>> entry : subscribers.entrySet()) {
+        List<Receiver> receivers = List.copyOf(entry.getValue());
         if (receivers.isEmpty()) {
           continue;
         }
@@ -464,7 +458,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<MailMessage> takeQueued(
+  public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     long now = now().toEpochMilli();
     List<String[]> candidates =
@@ -571,7 +565,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<MailMessage> peekQueued(MailAddress address, int limit) {
+  public List<MailMessage> peekQueued(MailAddress address, int limit) {
     return messages(
         "SELECT MESSAGE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'READY' ORDER BY SEQ",
         limit,
@@ -596,7 +590,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+  public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
     // The receipt check: only the current hand-out of this copy may settle it.
     return messages(
             "SELECT MESSAGE FROM MBX_QUEUE WHERE COPY_KEY = ? AND ADDRESS_HASH = ? AND STATE = 'LEASED' AND LEASE_ID = ?",
@@ -609,14 +603,14 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected void acknowledge(MailAddress topic, MailMessage copy) {
+  public void acknowledge(MailAddress topic, MailMessage copy) {
     db.run(
         c -> update(c, "DELETE FROM MBX_QUEUE WHERE COPY_KEY = ? AND STATE = 'LEASED'", key(copy)));
     known.put(topic, now());
   }
 
   @Override
-  protected void abandon(MailAddress topic, MailMessage copy) {
+  public void abandon(MailAddress topic, MailMessage copy) {
     db.run(
         c ->
             update(
@@ -626,7 +620,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected boolean requeue(MailAddress address, MailMessage copy) {
+  public boolean requeue(MailAddress address, MailMessage copy) {
     long now = now().toEpochMilli();
     int updated =
         db.run(
@@ -660,7 +654,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected void park(MailAddress address, MailMessage record) {
+  public void park(MailAddress address, MailMessage record) {
     int updated =
         db.run(
             c ->
@@ -676,7 +670,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected long reclaimExpired(MailAddress address) {
+  public long reclaimExpired(MailAddress address) {
     long now = now().toEpochMilli();
     return db.run(
         c ->
@@ -690,7 +684,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<LocatedCopy> locateCopies(String messageId) {
+  public List<LocatedCopy> locateCopies(String messageId) {
     long now = now().toEpochMilli();
     return db.run(
         c -> {
@@ -719,7 +713,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<MailMessage> parkedCopies(MailAddress address, int limit) {
+  public List<MailMessage> parkedCopies(MailAddress address, int limit) {
     return messages(
         "SELECT MESSAGE FROM MBX_QUEUE WHERE ADDRESS_HASH = ? AND STATE = 'PARKED' ORDER BY SEQ",
         limit,
@@ -727,7 +721,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected int removeParked(MailAddress address, String key) {
+  public int removeParked(MailAddress address, String key) {
     return key == null
         ? db.run(
             c ->
@@ -746,7 +740,7 @@ public final class JdbcProvider extends MailboxProvider {
 
   /** Leased rows of the address, oldest first; the hand-out time is the row's last update. */
   @Override
-  protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+  public List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
     return db.run(
         c -> {
@@ -776,7 +770,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected int removeQueuedCopies(MailAddress address, String key) {
+  public int removeQueuedCopies(MailAddress address, String key) {
     return key == null
         ? db.run(
             c ->
@@ -794,12 +788,12 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  protected long clearBacklog() {
+  public long clearBacklog() {
     return db.run(c -> update(c, "DELETE FROM MBX_QUEUE WHERE STATE IN ('READY', 'LEASED')"));
   }
 
   @Override
-  protected void onStop(boolean purge) {
+  public void stop(boolean purge) {
     synchronized (this) {
       if (pump != null) {
         pump.cancel();
@@ -878,7 +872,7 @@ public final class JdbcProvider extends MailboxProvider {
    * rows) and {@code jdbc.seenLive} (sightings still inside the window).
    */
   @Override
-  protected void transportBookkeeping(Map<String, Long> sizes) {
+  public void bookkeeping(Map<String, Long> sizes) {
     sizes.put(SCHEME + ".subscriberAddresses", (long) subscribers.size());
     sizes.put(SCHEME + ".knownAddresses", (long) known.size());
     sizes.put(SCHEME + ".addressHashes", (long) JdbcSql.knownHashes());
@@ -912,7 +906,7 @@ public final class JdbcProvider extends MailboxProvider {
   }
 
   @Override
-  public Optional<List<AddressStatus>> enumerate() {
+  public List<AddressStatus> enumerate() {
     Set<MailAddress> addresses = new TreeSet<>(known.keySet());
     db.run(
         c -> {
@@ -925,10 +919,9 @@ public final class JdbcProvider extends MailboxProvider {
           }
           return null;
         });
-    return Optional.of(
-        addresses.stream()
-            .map(this::status)
-            .sorted(Comparator.comparing(AddressStatus::address))
-            .toList());
+    return addresses.stream()
+        .map(this::status)
+        .sorted(Comparator.comparing(AddressStatus::address))
+        .toList();
   }
 }

@@ -2,11 +2,11 @@ package io.mailbox.connector.provider.jdbc;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.Setting;
+import io.mailbox.connector.spi.Transport;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -81,7 +81,7 @@ public final class JdbcProviderFactory
   }
 
   @Override
-  public MailboxProvider create(Configuration configuration, Scheduler scheduler) {
+  public Transport create(Configuration configuration, Scheduler scheduler) {
     return new JdbcProvider(
             lookup(configuration.dataSource()),
             Clock.systemUTC(),

@@ -2,17 +2,22 @@ package io.mailbox.connector.provider.mem;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
-import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.spi.Enumerating;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.Lease;
-import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Locating;
+import io.mailbox.connector.spi.ParkedRecords;
+import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
@@ -20,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -32,19 +36,9 @@ import java.util.function.UnaryOperator;
  * reclaimed: alert on this, not on in-flight), {@code mem.oldestOverdueMs}, {@code
  * mem.parkedCount}, {@code mem.subscriberCount}.
  */
-public final class MemoryProvider extends MailboxProvider {
+public final class MemoryProvider extends TransportBase
+    implements Peeking, Recovering, Enumerating, Locating, ParkedRecords, Removing {
   public static final String SCHEME = "mem";
-
-  private static final Set<String> CAPABILITIES =
-      Set.of(
-          Capabilities.PEEK,
-          Capabilities.LEASE,
-          Capabilities.RECOVER,
-          Capabilities.STATUS,
-          Capabilities.ENUMERATE,
-          Capabilities.LOCATE,
-          Capabilities.PARKED,
-          Capabilities.REMOVE);
 
   private static final ExecutorScheduler DEFAULT_SCHEDULER = new ExecutorScheduler();
 
@@ -96,12 +90,7 @@ public final class MemoryProvider extends MailboxProvider {
   }
 
   @Override
-  protected Set<String> declaredCapabilities() {
-    return CAPABILITIES;
-  }
-
-  @Override
-  protected void onStart() {
+  public void start() {
     if (!leaseSweepInterval.isZero()) {
       scheduleSweep();
     }
@@ -121,7 +110,7 @@ public final class MemoryProvider extends MailboxProvider {
   }
 
   @Override
-  protected void onStop(boolean purge) {
+  public void stop(boolean purge) {
     Scheduler.Cancellable current = sweeper;
     if (current != null) {
       current.cancel();
@@ -132,22 +121,22 @@ public final class MemoryProvider extends MailboxProvider {
   }
 
   @Override
-  protected void send(MailAddress topic, MailMessage copy) {
-    List<ProviderSubscription> receivers = bus.topic(topic).receiversOrEnqueue(copy, now());
+  public void send(MailAddress topic, MailMessage copy) {
+    List<Receiver> receivers = bus.topic(topic).receiversOrEnqueue(copy, now());
     if (!receivers.isEmpty()) {
       dispatch(topic, copy, receivers);
     }
   }
 
   @Override
-  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
+  public AutoCloseable openSubscription(MailAddress address, Receiver subscription) {
     MemoryTopic topic = bus.topic(address);
     topic.subscribe(subscription);
     return () -> topic.unsubscribe(subscription);
   }
 
   @Override
-  protected List<MailMessage> takeQueued(
+  public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     return bus.existing(address)
         .map(topic -> topic.take(limit, lease, handOut, now()))
@@ -155,32 +144,32 @@ public final class MemoryProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<MailMessage> peekQueued(MailAddress address, int limit) {
+  public List<MailMessage> peekQueued(MailAddress address, int limit) {
     return bus.existing(address).map(topic -> topic.peek(limit)).orElse(List.of());
   }
 
   @Override
-  protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+  public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
     return bus.existing(address).flatMap(topic -> topic.release(key, leaseId));
   }
 
   @Override
-  protected boolean requeue(MailAddress address, MailMessage copy) {
+  public boolean requeue(MailAddress address, MailMessage copy) {
     return bus.topic(address).requeue(copy);
   }
 
   @Override
-  protected void park(MailAddress address, MailMessage record) {
+  public void park(MailAddress address, MailMessage record) {
     bus.topic(address).park(record);
   }
 
   @Override
-  protected long reclaimExpired(MailAddress address) {
+  public long reclaimExpired(MailAddress address) {
     return bus.existing(address).map(topic -> (long) topic.reclaimExpired(now())).orElse(0L);
   }
 
   @Override
-  protected List<LocatedCopy> locateCopies(String messageId) {
+  public List<LocatedCopy> locateCopies(String messageId) {
     return bus.topics().stream()
         .sorted(Map.Entry.comparingByKey())
         .flatMap(entry -> entry.getValue().locate(messageId).stream())
@@ -188,28 +177,28 @@ public final class MemoryProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<MailMessage> parkedCopies(MailAddress address, int limit) {
+  public List<MailMessage> parkedCopies(MailAddress address, int limit) {
     return bus.existing(address).map(topic -> topic.parked(limit)).orElse(List.of());
   }
 
   @Override
-  protected int removeParked(MailAddress address, String key) {
+  public int removeParked(MailAddress address, String key) {
     return bus.existing(address).map(topic -> topic.removeParked(key)).orElse(0);
   }
 
   @Override
-  protected List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
+  public List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
       MailAddress address, int limit) {
     return bus.existing(address).map(topic -> topic.inFlight(limit)).orElse(List.of());
   }
 
   @Override
-  protected int removeQueuedCopies(MailAddress address, String key) {
+  public int removeQueuedCopies(MailAddress address, String key) {
     return bus.existing(address).map(topic -> topic.removeQueued(key)).orElse(0);
   }
 
   @Override
-  protected long clearBacklog() {
+  public long clearBacklog() {
     return bus.topics().stream().mapToLong(entry -> entry.getValue().clearBacklog()).sum();
   }
 
@@ -221,12 +210,11 @@ public final class MemoryProvider extends MailboxProvider {
   }
 
   @Override
-  public Optional<List<AddressStatus>> enumerate() {
-    return Optional.of(
-        bus.topics().stream()
-            .map(entry -> statusOf(entry.getKey(), entry.getValue()))
-            .sorted(Comparator.comparing(AddressStatus::address))
-            .toList());
+  public List<AddressStatus> enumerate() {
+    return bus.topics().stream()
+        .map(entry -> statusOf(entry.getKey(), entry.getValue()))
+        .sorted(Comparator.comparing(AddressStatus::address))
+        .toList();
   }
 
   /**
@@ -235,7 +223,7 @@ public final class MemoryProvider extends MailboxProvider {
    * mem.parked} and {@code mem.subscribers}.
    */
   @Override
-  protected void transportBookkeeping(Map<String, Long> sizes) {
+  public void bookkeeping(Map<String, Long> sizes) {
     long queued = 0;
     long leases = 0;
     long parked = 0;

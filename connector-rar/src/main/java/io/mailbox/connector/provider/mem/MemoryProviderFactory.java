@@ -1,10 +1,10 @@
 package io.mailbox.connector.provider.mem;
 
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.Setting;
+import io.mailbox.connector.spi.Transport;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +48,7 @@ public final class MemoryProviderFactory
   }
 
   @Override
-  public MailboxProvider create(Configuration configuration, Scheduler scheduler) {
+  public Transport create(Configuration configuration, Scheduler scheduler) {
     return new MemoryProvider(
         MemoryBus.scope(configuration.scope()),
         Clock.systemUTC(),

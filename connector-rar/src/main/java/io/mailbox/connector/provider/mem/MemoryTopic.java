@@ -6,7 +6,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
-import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Receiver;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -29,7 +29,7 @@ final class MemoryTopic {
   private final Deque<MailMessage> queue = new ArrayDeque<>();
   private final LeaseTable<Void> inFlight = new LeaseTable<>();
   private final Map<String, MailMessage> parked = new LinkedHashMap<>();
-  private final List<ProviderSubscription> subscribers = new CopyOnWriteArrayList<>();
+  private final List<Receiver> subscribers = new CopyOnWriteArrayList<>();
   private Instant lastActivity;
   private boolean known;
 
@@ -52,7 +52,7 @@ final class MemoryTopic {
    * The subscribers present now, or (when there are none) the copy appended to the queue and an
    * empty list: the decision and the enqueue are one step, so a message takes exactly one path.
    */
-  synchronized List<ProviderSubscription> receiversOrEnqueue(MailMessage copy, Instant now) {
+  synchronized List<Receiver> receiversOrEnqueue(MailMessage copy, Instant now) {
     known = true;
     lastActivity = now;
     if (subscribers.isEmpty()) {
@@ -62,14 +62,14 @@ final class MemoryTopic {
     return List.copyOf(subscribers);
   }
 
-  void subscribe(ProviderSubscription subscription) {
+  void subscribe(Receiver subscription) {
     synchronized (this) {
       known = true;
     }
     subscribers.add(subscription);
   }
 
-  void unsubscribe(ProviderSubscription subscription) {
+  void unsubscribe(Receiver subscription) {
     subscribers.remove(subscription);
   }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.Mailbox;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.provider.mem.MemoryBus;
 import io.mailbox.connector.provider.mem.MemoryProvider;
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.testsupport.ManualClock;
 import io.mailbox.connector.testsupport.ManualScheduler;
 import java.nio.file.Files;
@@ -35,8 +35,9 @@ class CommittedPostsRetrierTest {
   @BeforeEach
   void start() {
     memory =
-        new MemoryProvider(
-            MemoryBus.scope("retrier-" + UUID.randomUUID()), clock, scheduler, Duration.ZERO);
+        MailboxProvider.of(
+            new MemoryProvider(
+                MemoryBus.scope("retrier-" + UUID.randomUUID()), clock, scheduler, Duration.ZERO));
     kernel.register(memory);
     kernel.start();
     log =

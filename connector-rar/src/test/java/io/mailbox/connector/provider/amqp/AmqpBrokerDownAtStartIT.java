@@ -7,8 +7,9 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.testsupport.Eventually;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,8 +31,9 @@ class AmqpBrokerDownAtStartIT {
     try (BrokerDoor door = new BrokerDoor()) {
       AmqpSettings settings =
           AmqpSettings.defaults().withUri("amqp://guest:guest@127.0.0.1:" + door.port() + "/%2F");
-      AmqpProvider provider =
-          new AmqpProvider(settings, Clock.systemUTC(), new ExecutorScheduler());
+      MailboxProvider provider =
+          MailboxProvider.of(
+              new AmqpProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
       provider.start(); // must not throw: the broker's absence is not the adapter's failure
       try {
         assertThat(provider.reachable()).isFalse();
@@ -55,7 +57,7 @@ class AmqpBrokerDownAtStartIT {
             Duration.ofSeconds(10),
             () -> received.stream().anyMatch(m -> m.body().equals("after")));
       } finally {
-        RabbitMq.delete(provider.declaredQueues());
+        RabbitMq.delete(((AmqpProvider) provider.transport()).declaredQueues());
         provider.stop(false);
       }
     }

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.testsupport.Eventually;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,13 +34,13 @@ class AmqpBrokerRestartIT {
   private static final int MESSAGES = 10_000;
   private static final int PER_CALL = 50;
 
-  private AmqpProvider provider;
+  private MailboxProvider provider;
 
   @AfterEach
   void cleanUp() throws Exception {
     RabbitMq.rabbitmqctl("start_app"); // idempotent: never leave the broker down
     if (provider != null) {
-      Set<String> queues = provider.declaredQueues();
+      Set<String> queues = ((AmqpProvider) provider.transport()).declaredQueues();
       provider.stop(false);
       RabbitMq.delete(queues);
     }
@@ -48,10 +49,11 @@ class AmqpBrokerRestartIT {
   @Test
   void everyConfirmedMessageIsConsumedAcrossABrokerRestart() throws Exception {
     provider =
-        new AmqpProvider(
-            AmqpSettings.defaults().withPublishTimeout(Duration.ofSeconds(5)),
-            Clock.systemUTC(),
-            new ExecutorScheduler());
+        MailboxProvider.of(
+            new AmqpProvider(
+                AmqpSettings.defaults().withPublishTimeout(Duration.ofSeconds(5)),
+                Clock.systemUTC(),
+                new ExecutorScheduler()));
     provider.start();
     MailAddress inbox =
         MailAddress.parse(

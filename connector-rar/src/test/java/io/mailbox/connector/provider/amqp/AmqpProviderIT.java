@@ -17,8 +17,9 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.DeadLetterPolicy;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -39,11 +40,12 @@ import org.junit.jupiter.api.Test;
 /** RabbitMQ-specific behaviour of {@code amqp:}: interop, mapping, retries, caps, bounds. */
 class AmqpProviderIT {
   private final String run = UUID.randomUUID().toString().substring(0, 8);
-  private final List<AmqpProvider> providers = new ArrayList<>();
+  private final List<MailboxProvider> providers = new ArrayList<>();
   private final Set<String> queues = new HashSet<>();
 
-  private AmqpProvider started(AmqpSettings settings) {
-    AmqpProvider provider = new AmqpProvider(settings, Clock.systemUTC(), new ExecutorScheduler());
+  private MailboxProvider started(AmqpSettings settings) {
+    MailboxProvider provider =
+        MailboxProvider.of(new AmqpProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
     providers.add(provider);
     return provider;
@@ -55,8 +57,8 @@ class AmqpProviderIT {
 
   @AfterEach
   void cleanUp() {
-    for (AmqpProvider provider : providers) {
-      queues.addAll(provider.declaredQueues());
+    for (MailboxProvider provider : providers) {
+      queues.addAll(((AmqpProvider) provider.transport()).declaredQueues());
       provider.stop(false);
     }
     RabbitMq.delete(queues);
@@ -68,7 +70,7 @@ class AmqpProviderIT {
 
   @Test
   void aPostIsReadByAPlainAmqpConsumerWithItsIdTimeHeadersAndPersistence() throws Exception {
-    AmqpProvider provider = started(AmqpSettings.defaults());
+    MailboxProvider provider = started(AmqpSettings.defaults());
     MailAddress inbox = address("interop-out");
     MailMessage sent =
         provider.post(
@@ -103,7 +105,7 @@ class AmqpProviderIT {
 
   @Test
   void aForeignMessageIsConsumedWithSafeHeadersOnlyAndAKeyOfItsOwn() throws Exception {
-    AmqpProvider provider = started(AmqpSettings.defaults());
+    MailboxProvider provider = started(AmqpSettings.defaults());
     MailAddress inbox = address("interop-in");
     List<MailMessage> received = new CopyOnWriteArrayList<>();
     provider.subscribe(inbox, MailboxSubscriber.of(received::add));
@@ -160,7 +162,7 @@ class AmqpProviderIT {
 
   @Test
   void anExpiredLeaseGoesBackSoALateAckChangesNothingAndTheNextHandOutIsTheNextRound() {
-    AmqpProvider provider = started(AmqpSettings.defaults());
+    MailboxProvider provider = started(AmqpSettings.defaults());
     MailAddress inbox = address("lease");
     provider.post(MailMessage.to(inbox).id("a").body("{}").build());
 
@@ -180,7 +182,7 @@ class AmqpProviderIT {
 
   @Test
   void aCopyIsHandedOutUpToMaxDeliveriesThenDeadLetteredWithItsReason() {
-    AmqpProvider provider = started(AmqpSettings.defaults().withMaxDeliveries(3));
+    MailboxProvider provider = started(AmqpSettings.defaults().withMaxDeliveries(3));
     provider.enableDeadLetterQueue(new DeadLetterPolicy(DeadLetterPolicy.DEFAULT_SUFFIX, 3));
     MailAddress inbox = address("cap");
     provider.post(MailMessage.to(inbox).id("poison").body("{}").build());
@@ -203,7 +205,7 @@ class AmqpProviderIT {
 
   @Test
   void aDiscardIsDeadLetteredWithAttemptsSourceAndABoundedError() {
-    AmqpProvider provider = started(AmqpSettings.defaults());
+    MailboxProvider provider = started(AmqpSettings.defaults());
     provider.enableDeadLetterQueue(new DeadLetterPolicy(DeadLetterPolicy.DEFAULT_SUFFIX, 3));
     MailAddress inbox = address("fatal");
     provider.subscribe(
@@ -231,7 +233,7 @@ class AmqpProviderIT {
 
   @Test
   void aPushConsumerThatCannotHandleACopyGetsItAgainAfterTheRetryDelay() {
-    AmqpProvider provider =
+    MailboxProvider provider =
         started(AmqpSettings.defaults().withRetryDelaysMillis(List.of(700L, 1_500L)));
     MailAddress inbox = address("retry");
     List<Instant> calls = new CopyOnWriteArrayList<>();
@@ -263,20 +265,20 @@ class AmqpProviderIT {
 
   @Test
   void anAddressWhoseQueueNameWouldExceedAmqpsLimitIsRefusedBeforeAnythingIsDeclared() {
-    AmqpProvider provider = started(AmqpSettings.defaults());
+    MailboxProvider provider = started(AmqpSettings.defaults());
     MailAddress tooLong = MailAddress.parse("amqp://it@rabbit/" + "p".repeat(240));
 
     assertThatThrownBy(() -> provider.post(MailMessage.to(tooLong).body("{}").build()))
         .hasMessageStartingWith("MBX-1001")
         .hasMessageContaining("255");
-    assertThat(provider.declaredQueues()).isEmpty();
+    assertThat(((AmqpProvider) provider.transport()).declaredQueues()).isEmpty();
   }
 
   @Test
   void anUnreachableBrokerLeavesTheProviderStartedButRefusingWithoutShowingThePassword() {
     // Issue 19: a broker that is down at start delays only amqp: (AmqpBrokerDownAtStartIT shows it
     // connecting once the broker answers).
-    AmqpProvider provider =
+    MailboxProvider provider =
         started(AmqpSettings.defaults().withUri("amqp://guest:s3cret-pass@127.0.0.1:1/%2F"));
 
     assertThat(provider.reachable()).isFalse();
@@ -288,7 +290,7 @@ class AmqpProviderIT {
 
   @Test
   void aPostRabbitMqRefusesFailsClearlyAndIsNotReportedAsStored() throws Exception {
-    AmqpProvider provider = started(AmqpSettings.defaults());
+    MailboxProvider provider = started(AmqpSettings.defaults());
     MailAddress inbox = address("full");
     String queue = inbox.mailbox();
     // A queue that takes nothing: RabbitMQ answers every publish with a negative confirm.
@@ -311,7 +313,7 @@ class AmqpProviderIT {
   @Test
   void aPostRabbitMqDoesNotConfirmInTimeFailsAfterTheBoundAndSaysItMayStillBeStored()
       throws Exception {
-    AmqpProvider provider =
+    MailboxProvider provider =
         started(AmqpSettings.defaults().withPublishTimeout(Duration.ofMillis(1_000)));
     MailAddress inbox = address("blocked");
     provider.post(MailMessage.to(inbox).id("before").body("{}").build()); // declares the queue
@@ -334,7 +336,7 @@ class AmqpProviderIT {
 
   @Test
   void statusCountsWhatWaitsInTheQueueAndForRetryAndNamesTheQueue() {
-    AmqpProvider provider = started(AmqpSettings.defaults());
+    MailboxProvider provider = started(AmqpSettings.defaults());
     MailAddress inbox = address("status");
     provider.postAll(
         List.of(

@@ -1,7 +1,7 @@
 package io.mailbox.connector.provider.amqp;
 
-import io.mailbox.connector.kernel.ExecutorScheduler;
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.spi.Transport;
 import io.mailbox.connector.tck.ProviderContract;
 import java.time.Clock;
 import java.util.HashSet;
@@ -13,14 +13,14 @@ class RabbitMqProviderContractIT extends ProviderContract {
   private final Set<String> created = new HashSet<>();
 
   @Override
-  protected MailboxProvider newProvider() {
+  protected Transport newTransport() {
     return new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler());
   }
 
   // Runs before the base class stops the provider (which forgets what it declared).
   @AfterEach
   void forgetQueues() {
-    created.addAll(((AmqpProvider) provider).declaredQueues());
+    created.addAll(((AmqpProvider) provider.transport()).declaredQueues());
     RabbitMq.delete(created);
   }
 }

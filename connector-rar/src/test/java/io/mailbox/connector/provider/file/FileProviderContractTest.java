@@ -1,7 +1,7 @@
 package io.mailbox.connector.provider.file;
 
-import io.mailbox.connector.kernel.ExecutorScheduler;
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.spi.Transport;
 import io.mailbox.connector.tck.ProviderContract;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -12,7 +12,7 @@ class FileProviderContractTest extends ProviderContract {
   @TempDir Path root;
 
   @Override
-  protected MailboxProvider newProvider() {
+  protected Transport newTransport() {
     return new FileProvider(root, Clock.systemUTC(), new ExecutorScheduler());
   }
 }

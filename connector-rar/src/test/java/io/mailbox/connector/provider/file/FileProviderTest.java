@@ -9,7 +9,8 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.DeadLetterPolicy;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,11 +33,12 @@ class FileProviderTest {
   private static final MailAddress INBOX = MailAddress.parse("file:agent-a@crew/inbox");
 
   @TempDir Path root;
-  private FileProvider provider;
+  private MailboxProvider provider;
 
   @BeforeEach
   void start() {
-    provider = new FileProvider(root, Clock.systemUTC(), new ExecutorScheduler());
+    provider =
+        MailboxProvider.of(new FileProvider(root, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
   }
 
@@ -112,7 +114,8 @@ class FileProviderTest {
     assertThat(leased.message().header(SystemHeaders.ROUND)).contains("1");
 
     provider.stop(false);
-    FileProvider restarted = new FileProvider(root, Clock.systemUTC(), new ExecutorScheduler());
+    MailboxProvider restarted =
+        MailboxProvider.of(new FileProvider(root, Clock.systemUTC(), new ExecutorScheduler()));
     restarted.start();
 
     Delivery again = restarted.fetch(INBOX, FetchOptions.leased()).get(0);
@@ -186,10 +189,12 @@ class FileProviderTest {
     post("old-read");
     post("old-unread");
     provider.fetch(INBOX, FetchOptions.autoAck());
-    FileProvider twoDaysLater = new FileProvider(root, later, new ExecutorScheduler());
+    MailboxProvider twoDaysLater =
+        MailboxProvider.of(new FileProvider(root, later, new ExecutorScheduler()));
     twoDaysLater.start();
 
-    assertThat(twoDaysLater.archive(INBOX, Duration.ofDays(1))).isEqualTo(1);
+    assertThat(((FileProvider) twoDaysLater.transport()).archive(INBOX, Duration.ofDays(1)))
+        .isEqualTo(1);
 
     assertThat(jsonFiles(root.resolve("crew/agent-a/inbox/#archive"))).hasSize(1);
     assertThat(twoDaysLater.status(INBOX).unreadCount()).isEqualTo(1);
@@ -222,11 +227,12 @@ class FileProviderTest {
 
   @Test
   void fixedClockKeepsNamesUniqueAndOrdered() {
-    FileProvider frozen =
-        new FileProvider(
-            root.resolve("frozen"),
-            Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
-            new ExecutorScheduler());
+    MailboxProvider frozen =
+        MailboxProvider.of(
+            new FileProvider(
+                root.resolve("frozen"),
+                Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+                new ExecutorScheduler()));
     frozen.start();
     for (int i = 0; i < 3; i++) {
       frozen.post(MailMessage.to(INBOX).id("f" + i).body("{}").build());

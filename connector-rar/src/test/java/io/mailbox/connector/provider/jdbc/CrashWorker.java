@@ -4,7 +4,8 @@ import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +32,8 @@ public final class CrashWorker {
     PGSimpleDataSource postgres = new PGSimpleDataSource();
     postgres.setURL("jdbc:postgresql://127.0.0.1:5432/test");
     postgres.setUser("postgres");
-    JdbcProvider provider = new JdbcProvider(postgres, Clock.systemUTC(), new ExecutorScheduler());
+    MailboxProvider provider =
+        MailboxProvider.of(new JdbcProvider(postgres, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
     for (int i = 0; i < count; i++) {
       provider.post(MailMessage.to(QUEUE).id("m" + i).body("{}").build());

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.FetchOptions;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +58,8 @@ class JdbcCrashIT {
     assertThat(posted).hasSize(COUNT);
     assertThat(acked).hasSize(COUNT / 2);
 
-    JdbcProvider reopened = new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler());
+    MailboxProvider reopened =
+        MailboxProvider.of(new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler()));
     reopened.start();
     assertThat(reopened.status(CrashWorker.QUEUE).inFlightCount())
         .as("the dead worker's leases")

@@ -8,7 +8,8 @@ import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -23,9 +24,10 @@ import org.junit.jupiter.api.Test;
 class JdbcProviderDurabilityIT {
   private static final MailAddress WORK = MailAddress.parse("jdbc:workers@shop/queue");
 
-  private static JdbcProvider started(DataSource dataSource) {
-    JdbcProvider provider =
-        new JdbcProvider(dataSource, Clock.systemUTC(), new ExecutorScheduler());
+  private static MailboxProvider started(DataSource dataSource) {
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new JdbcProvider(dataSource, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
     return provider;
   }
@@ -33,14 +35,14 @@ class JdbcProviderDurabilityIT {
   @Test
   void committedAndUnackedMailSurvivesARestartAndComesBackAfterItsLease() throws Exception {
     DataSource database = QueueDatabase.postgres();
-    JdbcProvider before = started(database);
+    MailboxProvider before = started(database);
     before.post(MailMessage.to(WORK).id("queued").body("{}").build());
     before.post(MailMessage.to(WORK).id("leased").body("{}").build());
     Delivery leased = before.fetch(WORK, FetchOptions.leased(Duration.ofMillis(500))).get(0);
     assertThat(leased.message().id()).isEqualTo("queued");
 
     // The "crash": the first instance is simply abandoned; a new one opens the same table.
-    JdbcProvider after = started(database);
+    MailboxProvider after = started(database);
     assertThat(after.status(WORK).unreadCount()).isEqualTo(1);
     assertThat(after.status(WORK).inFlightCount()).isEqualTo(1);
     Thread.sleep(600);
@@ -58,8 +60,8 @@ class JdbcProviderDurabilityIT {
   @Test
   void competingConsumersOnTwoInstancesNeverTakeTheSameRow() throws Exception {
     DataSource database = QueueDatabase.postgres();
-    JdbcProvider one = started(database);
-    JdbcProvider two = started(database);
+    MailboxProvider one = started(database);
+    MailboxProvider two = started(database);
     for (int i = 0; i < 50; i++) {
       one.post(MailMessage.to(WORK).id("m" + i).body("{}").build());
     }
@@ -76,16 +78,18 @@ class JdbcProviderDurabilityIT {
   @Test
   void theDedupeWindowCollapsesARepostOnPostgresAndSurvivesARestart() {
     DataSource database = QueueDatabase.postgres();
-    JdbcProvider first =
-        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
-            .withDedupeWindow(Duration.ofMinutes(5));
+    MailboxProvider first =
+        MailboxProvider.of(
+            new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+                .withDedupeWindow(Duration.ofMinutes(5)));
     first.start();
     first.post(MailMessage.to(WORK).id("order-42").body("{}").build());
     first.post(MailMessage.to(WORK).id("order-42").body("{}").build());
 
-    JdbcProvider restarted =
-        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
-            .withDedupeWindow(Duration.ofMinutes(5));
+    MailboxProvider restarted =
+        MailboxProvider.of(
+            new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+                .withDedupeWindow(Duration.ofMinutes(5)));
     restarted.start();
     restarted.post(MailMessage.to(WORK).id("order-42").body("{}").build());
     restarted.post(MailMessage.to(WORK).id("order-43").body("{}").build());
@@ -99,9 +103,10 @@ class JdbcProviderDurabilityIT {
   void concurrentPostsShareTransactionsAndEveryOneIsCommittedInOrderBeforeItReturns()
       throws Exception {
     DataSource database = QueueDatabase.postgres();
-    JdbcProvider provider =
-        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
-            .withDedupeWindow(Duration.ofMinutes(5));
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+                .withDedupeWindow(Duration.ofMinutes(5)));
     provider.start();
     int threads = 16;
     int perThread = 50;
@@ -131,7 +136,7 @@ class JdbcProviderDurabilityIT {
     pool.shutdown();
 
     // Every post returned only after its commit, so a second instance sees all of them.
-    JdbcProvider reader = started(database);
+    MailboxProvider reader = started(database);
     assertThat(reader.status(WORK).unreadCount()).isEqualTo(threads * perThread + 1);
     List<String> ids =
         reader.fetch(WORK, FetchOptions.autoAck().limit(2 * threads * perThread)).stream()
@@ -157,9 +162,10 @@ class JdbcProviderDurabilityIT {
   @Test
   void postsIssuedTogetherCommitInBatchesOfAtMostFiveHundredAndAreAllStoredWhenTheCallReturns() {
     DataSource database = QueueDatabase.postgres();
-    JdbcProvider provider =
-        new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
-            .withDedupeWindow(Duration.ofMinutes(5));
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
+                .withDedupeWindow(Duration.ofMinutes(5)));
     provider.start();
     List<MailMessage> letters = new java.util.ArrayList<>();
     for (int i = 0; i < 1200; i++) {
@@ -173,7 +179,7 @@ class JdbcProviderDurabilityIT {
     assertThat(extensions.get("jdbc.groupCommit.rows")).isEqualTo(1201L);
     assertThat(extensions.get("jdbc.groupCommit.batches")).isEqualTo(3L);
     assertThat(extensions).containsEntry("jdbc.collapsedDuplicates", 1L);
-    JdbcProvider reader = started(database);
+    MailboxProvider reader = started(database);
     assertThat(
             reader.fetch(WORK, FetchOptions.autoAck().limit(2000)).stream()
                 .map(d -> d.message().id())

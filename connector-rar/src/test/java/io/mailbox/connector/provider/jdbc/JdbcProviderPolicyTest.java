@@ -10,6 +10,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.DeadLetterPolicy;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.testsupport.ManualClock;
 import io.mailbox.connector.testsupport.ManualScheduler;
 import java.time.Duration;
@@ -28,11 +29,20 @@ class JdbcProviderPolicyTest {
 
   private JdbcDataSource h2;
 
-  private JdbcProvider provider(int maxDeliveries, Duration ttl) {
+  private MailboxProvider provider(int maxDeliveries, Duration ttl) {
+    return provider(maxDeliveries, ttl, null);
+  }
+
+  /** With a dedupe window when {@code dedupeWindow} is not null. */
+  private MailboxProvider provider(int maxDeliveries, Duration ttl, Duration dedupeWindow) {
     h2 = new JdbcDataSource();
     h2.setURL("jdbc:h2:mem:policy-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
     h2.setUser("sa");
-    JdbcProvider provider = new JdbcProvider(h2, clock, scheduler, true, maxDeliveries, ttl);
+    JdbcProvider transport = new JdbcProvider(h2, clock, scheduler, true, maxDeliveries, ttl);
+    if (dedupeWindow != null) {
+      transport.withDedupeWindow(dedupeWindow);
+    }
+    MailboxProvider provider = MailboxProvider.of(transport);
     provider.enableDeadLetterQueue(DeadLetterPolicy.defaults());
     provider.start();
     return provider;
@@ -40,7 +50,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void aCopyIsDeliveredUpToMaxDeliveriesThenDeadLettered() {
-    JdbcProvider provider = provider(2, Duration.ZERO);
+    MailboxProvider provider = provider(2, Duration.ZERO);
     provider.post(MailMessage.to(WORK).id("flaky").body("{}").build());
 
     for (int delivery = 1; delivery <= 2; delivery++) {
@@ -62,7 +72,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void aCopyOlderThanItsTimeToLiveIsDeadLetteredInsteadOfHandedOut() {
-    JdbcProvider provider = provider(0, Duration.ofMinutes(10));
+    MailboxProvider provider = provider(0, Duration.ofMinutes(10));
     provider.post(MailMessage.to(WORK).id("stale").body("{}").build());
     provider.post(MailMessage.to(WORK).id("fresh-later").body("{}").build());
     clock.advance(Duration.ofMinutes(11));
@@ -78,7 +88,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void withoutACapARetriedCopyKeepsComingBack() {
-    JdbcProvider provider = provider(0, Duration.ZERO);
+    MailboxProvider provider = provider(0, Duration.ZERO);
     provider.post(MailMessage.to(WORK).id("patient").body("{}").build());
 
     for (int delivery = 0; delivery < 7; delivery++) {
@@ -90,7 +100,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void aRepostedIdInsideTheDedupeWindowIsCollapsedAndOutsideItIsNew() {
-    JdbcProvider provider = provider(0, Duration.ZERO).withDedupeWindow(Duration.ofMinutes(1));
+    MailboxProvider provider = provider(0, Duration.ZERO, Duration.ofMinutes(1));
     provider.post(MailMessage.to(WORK).id("order-42").body("{}").build());
     provider.post(MailMessage.to(WORK).id("order-42").body("{\"again\":true}").build());
     provider.post(
@@ -114,7 +124,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void expiredSightingsAreDeletedSoTheDedupeTableDoesNotGrowWithoutBound() throws Exception {
-    JdbcProvider provider = provider(0, Duration.ZERO).withDedupeWindow(Duration.ofSeconds(10));
+    MailboxProvider provider = provider(0, Duration.ZERO, Duration.ofSeconds(10));
     for (int i = 0; i < 50; i++) {
       provider.post(MailMessage.to(WORK).id("seen-" + i).body("{}").build());
     }
@@ -137,9 +147,10 @@ class JdbcProviderPolicyTest {
     h2 = new JdbcDataSource();
     h2.setURL("jdbc:h2:mem:policy-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
     h2.setUser("sa");
-    JdbcProvider provider =
-        new JdbcProvider(h2, clock, scheduler, true, 0, Duration.ZERO)
-            .withDedupeWindow(Duration.ofSeconds(2));
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new JdbcProvider(h2, clock, scheduler, true, 0, Duration.ZERO)
+                .withDedupeWindow(Duration.ofSeconds(2)));
     provider.start();
     provider.post(MailMessage.to(WORK).id("early").body("{}").build());
     assertThat(sightings()).isEqualTo(1);
@@ -159,7 +170,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void aRequeuedCopyIsNeverMistakenForADuplicate() {
-    JdbcProvider provider = provider(0, Duration.ZERO).withDedupeWindow(Duration.ofMinutes(1));
+    MailboxProvider provider = provider(0, Duration.ZERO, Duration.ofMinutes(1));
     provider.post(MailMessage.to(WORK).id("once").body("{}").build());
 
     provider.fetch(WORK, FetchOptions.leased()).get(0).settle(Disposition.UNHANDLED);
@@ -169,7 +180,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void aDiscardWhoseDeadLetterRecordCannotBeStoredLeavesTheCopyWhereItWas() throws Exception {
-    JdbcProvider provider = provider(0, Duration.ZERO);
+    MailboxProvider provider = provider(0, Duration.ZERO);
     provider.post(MailMessage.to(WORK).id("doomed").body("{}").build());
     Delivery leased = provider.fetch(WORK, FetchOptions.leased()).get(0);
     refuseDeadLetterRows(true);
@@ -193,7 +204,7 @@ class JdbcProviderPolicyTest {
 
   @Test
   void aSpentCopyStaysQueuedUntilItsDeadLetterRecordCanBeStored() throws Exception {
-    JdbcProvider provider = provider(1, Duration.ZERO);
+    MailboxProvider provider = provider(1, Duration.ZERO);
     provider.post(MailMessage.to(WORK).id("spent").body("{}").build());
     provider.fetch(WORK, FetchOptions.leased()).get(0).settle(Disposition.UNHANDLED);
     refuseDeadLetterRows(true);

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import java.time.Clock;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
@@ -16,8 +17,9 @@ class JdbcProviderTableTest {
     JdbcDataSource empty = new JdbcDataSource();
     empty.setURL("jdbc:h2:mem:empty-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1;MODE=LEGACY");
     empty.setUser("sa");
-    JdbcProvider provider =
-        new JdbcProvider(empty, Clock.systemUTC(), new ExecutorScheduler(), true);
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new JdbcProvider(empty, Clock.systemUTC(), new ExecutorScheduler(), true));
 
     provider.start();
     provider.post(MailMessage.to("jdbc:a@b/c").body("{}").build());

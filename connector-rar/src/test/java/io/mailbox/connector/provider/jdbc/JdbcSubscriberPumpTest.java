@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.testsupport.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,17 +32,18 @@ class JdbcSubscriberPumpTest {
     return h2;
   }
 
-  private static JdbcProvider started(DataSource database, Clock clock) {
-    JdbcProvider provider =
-        new JdbcProvider(database, clock, new ExecutorScheduler(), true)
-            .withSubscriberPoll(Duration.ofMillis(100));
+  private static MailboxProvider started(DataSource database, Clock clock) {
+    MailboxProvider provider =
+        MailboxProvider.of(
+            new JdbcProvider(database, clock, new ExecutorScheduler(), true)
+                .withSubscriberPoll(Duration.ofMillis(100)));
     provider.start();
     return provider;
   }
 
   @Test
   void mailQueuedBeforeTheConsumerStartedIsPushedToItInOrder() throws Exception {
-    JdbcProvider provider = started(database(), Clock.systemUTC());
+    MailboxProvider provider = started(database(), Clock.systemUTC());
     for (String id : List.of("a", "b", "c")) {
       provider.post(MailMessage.to(WORK).id(id).body("{}").build());
     }
@@ -60,7 +62,7 @@ class JdbcSubscriberPumpTest {
   void aBroadcastItsProcessNeverSettledReachesTheNextServersSubscriberAfterItsWindow()
       throws Exception {
     DataSource database = database();
-    JdbcProvider crashed = started(database, Clock.systemUTC());
+    MailboxProvider crashed = started(database, Clock.systemUTC());
     // The subscriber of the "crashed" server takes the message and never answers.
     crashed.subscribe(WORK, message -> new CompletableFuture<Void>());
     crashed.post(MailMessage.to(WORK).id("order-7").body("{}").build());
@@ -68,7 +70,7 @@ class JdbcSubscriberPumpTest {
 
     // A second server, its clock past the broadcast window (60 s), picks the row up.
     ManualClock later = new ManualClock(Instant.now().plus(Duration.ofMinutes(2)));
-    JdbcProvider next = started(database, later);
+    MailboxProvider next = started(database, later);
     List<String> received = new CopyOnWriteArrayList<>();
     next.subscribe(WORK, MailboxSubscriber.of(m -> received.add(m.id())));
 
@@ -80,7 +82,7 @@ class JdbcSubscriberPumpTest {
 
   @Test
   void withinItsWindowALiveBroadcastIsNotDeliveredTwice() throws Exception {
-    JdbcProvider provider = started(database(), Clock.systemUTC());
+    MailboxProvider provider = started(database(), Clock.systemUTC());
     List<String> received = new CopyOnWriteArrayList<>();
     CompletableFuture<Void> slow = new CompletableFuture<>();
     provider.subscribe(

@@ -7,6 +7,7 @@ import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.MailboxProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ class ConcurrencyStressTest {
 
   @Test
   void everyCopyIsHandledExactlyOnceUnderContention() throws Exception {
-    MemoryProvider provider = MemoryProvider.isolated();
+    MailboxProvider provider = MailboxProvider.of(MemoryProvider.isolated());
     provider.start();
     int total = PRODUCERS * PER_PRODUCER;
     Set<String> posted = ConcurrentHashMap.newKeySet();

@@ -11,6 +11,7 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.DeadLetterPolicy;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
 import java.time.Duration;
 import java.util.List;
@@ -84,8 +85,8 @@ class LocateAndIsolationTest {
 
   @Test
   void isolatedProvidersNeverSeeEachOthersMail() {
-    MemoryProvider one = MemoryProvider.isolated();
-    MemoryProvider two = MemoryProvider.isolated();
+    MailboxProvider one = MailboxProvider.of(MemoryProvider.isolated());
+    MailboxProvider two = MailboxProvider.of(MemoryProvider.isolated());
     one.start();
     two.start();
 
@@ -98,9 +99,9 @@ class LocateAndIsolationTest {
   @Test
   void providersOfOneScopeShareItsQueuesAndOtherScopesDoNot() {
     String scope = "tenant-" + UUID.randomUUID();
-    MemoryProvider sender = MemoryProvider.forScope(scope);
-    MemoryProvider receiver = MemoryProvider.forScope(scope);
-    MemoryProvider stranger = MemoryProvider.forScope(scope + "-other");
+    MailboxProvider sender = MailboxProvider.of(MemoryProvider.forScope(scope));
+    MailboxProvider receiver = MailboxProvider.of(MemoryProvider.forScope(scope));
+    MailboxProvider stranger = MailboxProvider.of(MemoryProvider.forScope(scope + "-other"));
     sender.start();
     receiver.start();
     stranger.start();
@@ -134,7 +135,7 @@ class LocateAndIsolationTest {
     rig.post("a");
     rig.post(BUYER, "b");
 
-    assertThat(rig.provider.bus().clear(INBOX)).isEqualTo(1);
+    assertThat(((MemoryProvider) rig.provider.transport()).bus().clear(INBOX)).isEqualTo(1);
 
     assertThat(rig.unread(BUYER)).isEqualTo(1);
   }

@@ -4,6 +4,7 @@ import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.testsupport.ManualClock;
 import io.mailbox.connector.testsupport.ManualScheduler;
 import java.time.Duration;
@@ -20,14 +21,16 @@ final class MemoryRig {
 
   final ManualClock clock = new ManualClock(START);
   final ManualScheduler scheduler = new ManualScheduler(clock);
-  final MemoryProvider provider;
+  final MailboxProvider provider;
 
   MemoryRig() {
     this(Duration.ZERO);
   }
 
   MemoryRig(Duration leaseSweepInterval) {
-    provider = new MemoryProvider(MemoryBus.isolated(), clock, scheduler, leaseSweepInterval);
+    provider =
+        MailboxProvider.of(
+            new MemoryProvider(MemoryBus.isolated(), clock, scheduler, leaseSweepInterval));
     provider.start();
   }
 

@@ -2,18 +2,19 @@ package io.mailbox.examples.provider;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
-import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.kernel.ExecutorScheduler;
+import io.mailbox.connector.spi.Enumerating;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
-import io.mailbox.connector.spi.MailboxProvider;
-import io.mailbox.connector.spi.ProviderSubscription;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -23,28 +24,25 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /**
- * {@code tiny:} — the smallest useful provider: a queue per address in this process, leases in the
- * kernel's {@link LeaseTable}, subscribers pushed to. It declares what it does (leases, recover,
- * status, enumerate) and nothing else; the kernel owns the rest (send ids, rounds, retries, dead
- * letters, capability checks). Every method that touches an address's queue holds that address's
- * monitor, so "to the subscribers or to the queue" is one decision.
+ * {@code tiny:} — the smallest useful transport: a queue per address in this process, leases in the
+ * SPI's {@link LeaseTable}, subscribers pushed to. What it implements is what it declares ({@link
+ * Recovering} brings leases and recover, {@link Enumerating} the listing; status every transport
+ * has); the kernel owns the rest (send ids, rounds, retries, dead letters, capability checks).
+ * Every method that touches an address's queue holds that address's monitor, so "to the subscribers
+ * or to the queue" is one decision.
  */
-public final class TinyProvider extends MailboxProvider {
+public final class TinyProvider extends TransportBase implements Recovering, Enumerating {
   public static final String SCHEME = "tiny";
-
-  private static final Set<String> CAPABILITIES =
-      Set.of(Capabilities.LEASE, Capabilities.RECOVER, Capabilities.STATUS, Capabilities.ENUMERATE);
 
   /** One address: its queue and its subscribers. */
   private static final class Box {
     final Deque<MailMessage> queue = new ArrayDeque<>();
-    final List<ProviderSubscription> subscribers = new CopyOnWriteArrayList<>();
+    final List<Receiver> subscribers = new CopyOnWriteArrayList<>();
     Instant lastActivity;
   }
 
@@ -68,19 +66,14 @@ public final class TinyProvider extends MailboxProvider {
     return SCHEME;
   }
 
-  @Override
-  protected Set<String> declaredCapabilities() {
-    return CAPABILITIES;
-  }
-
   private Box box(MailAddress address) {
     return boxes.computeIfAbsent(address, ignored -> new Box());
   }
 
   @Override
-  protected void send(MailAddress topic, MailMessage copy) {
+  public void send(MailAddress topic, MailMessage copy) {
     Box box = box(topic);
-    List<ProviderSubscription> receivers;
+    List<Receiver> receivers;
     synchronized (box) {
       box.lastActivity = now();
       receivers = List.copyOf(box.subscribers);
@@ -99,14 +92,14 @@ public final class TinyProvider extends MailboxProvider {
   }
 
   @Override
-  protected AutoCloseable openSubscription(MailAddress address, ProviderSubscription subscription) {
+  public AutoCloseable openSubscription(MailAddress address, Receiver subscription) {
     Box box = box(address);
     box.subscribers.add(subscription);
     return () -> box.subscribers.remove(subscription);
   }
 
   @Override
-  protected List<MailMessage> takeQueued(
+  public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     Box box = box(address);
     synchronized (box) {
@@ -129,12 +122,12 @@ public final class TinyProvider extends MailboxProvider {
   }
 
   @Override
-  protected Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+  public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
     return leases.release(address, key, leaseId).map(LeaseTable.Leased::copy);
   }
 
   @Override
-  protected boolean requeue(MailAddress address, MailMessage copy) {
+  public boolean requeue(MailAddress address, MailMessage copy) {
     String key = copy.sendId().orElseThrow();
     Box box = box(address);
     synchronized (box) {
@@ -148,7 +141,7 @@ public final class TinyProvider extends MailboxProvider {
   }
 
   @Override
-  protected long reclaimExpired(MailAddress address) {
+  public long reclaimExpired(MailAddress address) {
     Box box = boxes.get(address);
     if (box == null) {
       return 0;
@@ -168,12 +161,12 @@ public final class TinyProvider extends MailboxProvider {
   }
 
   @Override
-  protected List<InFlightCopy> inFlightCopies(MailAddress address, int limit) {
+  public List<InFlightCopy> inFlightCopies(MailAddress address, int limit) {
     return leases.inFlight(address, limit);
   }
 
   @Override
-  protected long clearBacklog() {
+  public long clearBacklog() {
     long dropped = leases.takeAll().size();
     for (Box box : boxes.values()) {
       synchronized (box) {
@@ -185,7 +178,7 @@ public final class TinyProvider extends MailboxProvider {
   }
 
   @Override
-  protected void onStop(boolean purge) {
+  public void stop(boolean purge) {
     if (purge) {
       clearBacklog();
     }
@@ -198,12 +191,11 @@ public final class TinyProvider extends MailboxProvider {
   }
 
   @Override
-  public Optional<List<AddressStatus>> enumerate() {
-    return Optional.of(
-        boxes.entrySet().stream()
-            .map(entry -> statusOf(entry.getKey(), entry.getValue()))
-            .sorted(Comparator.comparing(AddressStatus::address))
-            .toList());
+  public List<AddressStatus> enumerate() {
+    return boxes.entrySet().stream()
+        .map(entry -> statusOf(entry.getKey(), entry.getValue()))
+        .sorted(Comparator.comparing(AddressStatus::address))
+        .toList();
   }
 
   private AddressStatus statusOf(MailAddress address, Box box) {

@@ -1,10 +1,10 @@
 package io.mailbox.examples.provider;
 
-import io.mailbox.connector.spi.MailboxProvider;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.Setting;
+import io.mailbox.connector.spi.Transport;
 import java.util.List;
 
 /**
@@ -34,7 +34,7 @@ public final class TinyProviderFactory implements ProviderFactory<Integer> {
   }
 
   @Override
-  public MailboxProvider create(Integer maxQueued, Scheduler scheduler) {
+  public Transport create(Integer maxQueued, Scheduler scheduler) {
     return new TinyProvider(maxQueued, scheduler);
   }
 }

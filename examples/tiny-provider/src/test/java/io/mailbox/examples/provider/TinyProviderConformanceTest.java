@@ -1,12 +1,12 @@
 package io.mailbox.examples.provider;
 
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.spi.Transport;
 import io.mailbox.connector.tck.ProviderContract;
 
 /** {@code tiny:} keeps the contract: the whole conformance kit, from its published jar. */
 class TinyProviderConformanceTest extends ProviderContract {
   @Override
-  protected MailboxProvider newProvider() {
+  protected Transport newTransport() {
     return new TinyProvider();
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.kernel.ExecutorScheduler;
-import io.mailbox.connector.spi.MailboxProvider;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
 import java.util.Map;
@@ -27,7 +27,7 @@ class TinyProviderFactoryTest {
     Map<String, String> configured = Map.of("tinyMaxQueued", "2");
 
     Integer maxQueued = factory.configure(new ProviderSettings(configured::get));
-    MailboxProvider tiny = factory.create(maxQueued, new ExecutorScheduler());
+    MailboxProvider tiny = MailboxProvider.of(factory.create(maxQueued, new ExecutorScheduler()));
     tiny.start();
     try {
       tiny.post(MailMessage.to("tiny:a@b/c").body("1").build());

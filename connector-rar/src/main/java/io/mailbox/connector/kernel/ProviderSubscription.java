@@ -1,21 +1,23 @@
-package io.mailbox.connector.spi;
+package io.mailbox.connector.kernel;
 
 import io.mailbox.connector.api.MailAddress;
-import io.mailbox.connector.kernel.DeliveryChain;
-import io.mailbox.connector.kernel.MailboxSubscriber;
-import io.mailbox.connector.kernel.SubscribeOptions;
-import io.mailbox.connector.kernel.Subscription;
+import io.mailbox.connector.spi.Receiver;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * The base class's record of one subscription. A transport stores it where it routes messages and
- * hands it back to {@link MailboxProvider#dispatch}; closing it tears the transport side down once
- * and calls off the deliveries waiting in a retry backoff (running ones settle on their own).
+ * The kernel's record of one subscription. The transport sees it as a {@link Receiver}: stores it
+ * where it routes messages and hands it back to {@link
+ * io.mailbox.connector.spi.TransportContext#dispatch}. Closing it tears the transport side down
+ * once and calls off the deliveries waiting in a retry backoff (running ones settle on their own).
  */
-public final class ProviderSubscription implements Subscription {
+final class ProviderSubscription implements Subscription, Receiver {
+  private static final Logger LOG = Logger.getLogger(ProviderSubscription.class.getName());
+
   private final String id = UUID.randomUUID().toString();
   private final MailAddress address;
   private final MailboxSubscriber subscriber;
@@ -36,7 +38,7 @@ public final class ProviderSubscription implements Subscription {
     this.onClose = onClose;
   }
 
-  /** Identifies the subscription; a delivery id is this id plus the copy key. */
+  @Override
   public String id() {
     return id;
   }
@@ -88,7 +90,16 @@ public final class ProviderSubscription implements Subscription {
     onClose.accept(this);
   }
 
-  AutoCloseable transportHandle() {
-    return transportHandle;
+  /** Closes what the transport opened for this subscription; a failure is logged, not thrown. */
+  void closeTransportSide() {
+    AutoCloseable handle = transportHandle;
+    if (handle == null) {
+      return;
+    }
+    try {
+      handle.close();
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "Closing a subscription to " + address + " failed", e);
+    }
   }
 }

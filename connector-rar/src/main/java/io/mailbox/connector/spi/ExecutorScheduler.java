@@ -1,6 +1,5 @@
-package io.mailbox.connector.kernel;
+package io.mailbox.connector.spi;
 
-import io.mailbox.connector.spi.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;

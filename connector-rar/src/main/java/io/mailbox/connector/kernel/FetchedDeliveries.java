@@ -1,27 +1,28 @@
-package io.mailbox.connector.spi;
+package io.mailbox.connector.kernel;
 
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.spi.Lease;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The two kinds of {@link Delivery} a fetch returns. */
-final class ProviderDeliveries {
-  private ProviderDeliveries() {}
+final class FetchedDeliveries {
+  private FetchedDeliveries() {}
 
-  /** A copy handed out under a lease: settles once, through the provider, by key and lease id. */
+  /** A copy handed out under a lease: settles once, through the kernel, by key and lease id. */
   static final class Leased implements Delivery {
-    private final MailboxProvider provider;
+    private final PullSettlement pull;
     private final MailAddress address;
     private final MailMessage message;
     private final Lease lease;
     private final AtomicBoolean settled = new AtomicBoolean();
 
-    Leased(MailboxProvider provider, MailAddress address, MailMessage message, Lease lease) {
-      this.provider = provider;
+    Leased(PullSettlement pull, MailAddress address, MailMessage message, Lease lease) {
+      this.pull = pull;
       this.address = address;
       this.message = message;
       this.lease = lease;
@@ -54,11 +55,11 @@ final class ProviderDeliveries {
 
     @Override
     public boolean settle(Disposition disposition) {
-      provider.requireDisposition(disposition);
+      pull.requireDisposition(disposition);
       if (!settled.compareAndSet(false, true)) {
         return false;
       }
-      return provider.settle(address, key(), lease.id(), disposition);
+      return pull.settle(address, key(), lease.id(), disposition);
     }
   }
 

@@ -1,0 +1,34 @@
+package io.mailbox.connector.kernel;
+
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.Ids;
+import java.time.Instant;
+
+/**
+ * The system headers the kernel writes, and nobody else: at the send boundary each copy gets its
+ * own {@code mbx-send-id} and {@code mbx-sent-at} (a sender's system headers are stripped), and
+ * whoever hands a copy to a consumer bumps its {@code mbx-round}.
+ */
+final class Stamps {
+  private Stamps() {}
+
+  /**
+   * A fresh copy of {@code message} with its own send id and time; a sender's system headers go.
+   */
+  static MailMessage atSendBoundary(MailMessage message, Instant now) {
+    MailMessage.Builder copy = message.toBuilder();
+    message.headers().keySet().stream()
+        .filter(SystemHeaders::isSystemHeader)
+        .forEach(copy::removeHeader);
+    return copy.header(SystemHeaders.SEND_ID, Ids.next())
+        .header(SystemHeaders.SENT_AT, now.toString())
+        .build();
+  }
+
+  /** The copy as handed out: its round is one more than before. */
+  static MailMessage handOut(MailMessage queued) {
+    int round = SystemHeaders.intHeader(queued, SystemHeaders.ROUND, 0) + 1;
+    return queued.toBuilder().header(SystemHeaders.ROUND, Integer.toString(round)).build();
+  }
+}
