@@ -167,6 +167,6 @@ record ChannelSettings(
       cap = lease.dividedBy(2);
     }
     Duration first = retryDelay.compareTo(cap) > 0 ? cap : retryDelay;
-    return io.mailbox.connector.kernel.Backoff.after(round, first, cap);
+    return io.mailbox.connector.spi.Backoff.after(round, first, cap);
   }
 }

@@ -23,7 +23,7 @@ import java.util.function.BooleanSupplier;
 /**
  * The checks made before anything changes: an operation the transport cannot do fails with {@code
  * MBX-1007}, an address of another scheme with {@code MBX-1003}, a call before start with {@code
- * MBX-1005}. What a transport can do is read from the capability interfaces it implements.
+ * MBX-2001}. What a transport can do is read from the capability interfaces it implements.
  */
 final class CapabilityGuard {
   private final Transport transport;

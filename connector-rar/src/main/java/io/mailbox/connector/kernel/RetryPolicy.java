@@ -2,6 +2,7 @@ package io.mailbox.connector.kernel;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.Backoff;
 import java.io.Serializable;
 import java.time.Duration;
 
@@ -37,6 +38,6 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
 
   /** The wait after failed attempt {@code attempt} (1-based) before the next one. */
   public Duration delayAfter(int attempt) {
-    return io.mailbox.connector.kernel.Backoff.after(attempt, baseDelay, maxDelay);
+    return Backoff.after(attempt, baseDelay, maxDelay);
   }
 }

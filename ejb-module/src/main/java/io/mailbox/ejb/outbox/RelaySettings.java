@@ -116,7 +116,7 @@ public record RelaySettings(
 
   /** The wait after failed attempt {@code attempts} (1-based). */
   Duration backoffAfter(int attempts) {
-    return io.mailbox.connector.kernel.Backoff.after(attempts, baseBackoff, maxBackoff);
+    return io.mailbox.connector.spi.Backoff.after(attempts, baseBackoff, maxBackoff);
   }
 
   /** What a claimed row must still have left before its publish may start. */

@@ -2,46 +2,34 @@ package io.mailbox.connector.provider.amqp;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
-import com.rabbitmq.client.DefaultConsumer;
-import com.rabbitmq.client.Envelope;
-import com.rabbitmq.client.GetResponse;
-import com.rabbitmq.client.Recoverable;
-import com.rabbitmq.client.RecoveryListener;
-import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
-import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.provider.amqp.HeldDeliveries.Held;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
+import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.TransportBase;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -81,40 +69,30 @@ public final class AmqpProvider extends TransportBase
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
   private final AmqpSettings settings;
-  private final QueueNames names;
-  private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
-  private final Map<MailAddress, BrokerConsumer> consumers = new ConcurrentHashMap<>();
+  private final BrokerLink link;
+  private final AmqpQueues queues;
+  private final LocalSubscribers subscribers;
   private final LeaseTable<Held> leases = new LeaseTable<>();
-  private final Map<String, Held> held = new ConcurrentHashMap<>();
-  private final Map<MailAddress, String> queueNames = new ConcurrentHashMap<>(); // checked names
-  private final Set<String> declared = ConcurrentHashMap.newKeySet(); // on this connection
-  private final Set<String> everDeclared = ConcurrentHashMap.newKeySet(); // since construction
+  private final HeldDeliveries held = new HeldDeliveries();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
-  private final AtomicLong droppedForeignHeaders = new AtomicLong();
-  private final AtomicLong recoveries = new AtomicLong();
-  private volatile Connection connection;
-  private volatile ConfirmedPublisher publisher;
-  private Channel fetchChannel; // guarded by fetchLock
-  private final Object fetchLock = new Object();
-  private Channel adminChannel; // guarded by adminLock
-  private final Object adminLock = new Object();
-  private volatile Probe probe = new Probe(false, Instant.EPOCH);
-  private ConnectionFactory connectionFactory; // set by onStart
-  private volatile boolean running;
-  private Scheduler.Cancellable reconnect; // guarded by this
-  private static final Duration FIRST_RECONNECT_WAIT = Duration.ofSeconds(1);
-  private static final Duration MAX_RECONNECT_WAIT = Duration.ofSeconds(30);
-  private Scheduler.Cancellable sweeper; // guarded by this
-
-  /** A delivery being settled: which channel must ack or nack it, and its tag there. */
-  private record Held(Channel channel, long tag) {}
-
-  private record Probe(boolean reachable, Instant at) {}
+  private final DeliveryReader reader = new DeliveryReader();
+  private final AmqpStatus status;
+  private final PeriodicTask sweeper; // returns expired leases, so other consumers get them
 
   public AmqpProvider(AmqpSettings settings, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
     this.settings = settings;
-    this.names = new QueueNames(settings.retryDelaysMillis());
+    this.link = new BrokerLink(settings, scheduler, clock, this::deliveriesReturned);
+    this.queues = new AmqpQueues(link, new QueueNames(settings.retryDelaysMillis()));
+    this.subscribers = new LocalSubscribers(link, queues, this::newConsumer);
+    link.whenConnected(subscribers::attachConsumers);
+    this.status = new AmqpStatus(link, queues, reader);
+    this.sweeper =
+        new PeriodicTask(
+            "The amqp: lease sweep",
+            scheduler,
+            SWEEP_INTERVAL,
+            () -> leases.addresses().forEach(this::reclaimExpired));
   }
 
   @Override
@@ -130,284 +108,32 @@ public final class AmqpProvider extends TransportBase
 
   @Override
   public void start() {
-    ConnectionFactory factory = new ConnectionFactory();
-    try {
-      factory.setUri(settings.uri().strip());
-    } catch (Exception e) {
-      throw new MailboxException(ErrorCode.INVALID_POLICY, "Property amqpUri is not usable.");
-    }
-    factory.setAutomaticRecoveryEnabled(true);
-    factory.setTopologyRecoveryEnabled(true); // consumers are re-attached after a recovery
-    factory.setNetworkRecoveryInterval(1_000);
-    factory.setRequestedHeartbeat(10);
-    factory.setConnectionTimeout(5_000);
-    factory.setChannelRpcTimeout(10_000);
-    connectionFactory = factory;
-    running = true;
-    // A broker that is down at start delays only this provider: the adapter starts, amqp: reports
-    // offline, and the connection is tried again until the broker answers.
-    connectOrRetry(Duration.ZERO);
-    scheduleSweep();
+    link.start();
+    sweeper.start();
   }
 
-  /** Tries to connect; after a failure, tries again later (doubling the wait up to 30 s). */
-  private void connectOrRetry(Duration lastWait) {
-    if (!running || connection != null) {
-      return;
-    }
-    try {
-      connect();
-    } catch (IOException | TimeoutException | RuntimeException e) {
-      Duration wait =
-          lastWait.isZero()
-              ? FIRST_RECONNECT_WAIT
-              : lastWait.multipliedBy(2).compareTo(MAX_RECONNECT_WAIT) > 0
-                  ? MAX_RECONNECT_WAIT
-                  : lastWait.multipliedBy(2);
-      probe = new Probe(false, now());
-      LOG.warning(
-          () ->
-              "RabbitMQ at "
-                  + settings.where()
-                  + " is not reachable ("
-                  + e.getClass().getSimpleName()
-                  + "): amqp: is offline, connecting again in "
-                  + wait.toMillis()
-                  + " ms");
-      synchronized (this) {
-        if (running) {
-          reconnect = scheduler().schedule(wait, () -> connectOrRetry(wait));
-        }
-      }
-    }
-  }
-
-  private void connect() throws IOException, TimeoutException {
-    Connection opened = connectionFactory.newConnection("mailbox");
-    opened.addShutdownListener(
-        cause -> {
-          // The broker requeues every unacknowledged delivery of a closed connection: leases and
-          // deliveries being settled are void (a late settle changes nothing; the copy comes back).
-          probe = new Probe(false, now());
-          leases.clear();
-          held.clear();
-          if (!cause.isInitiatedByApplication()) {
-            LOG.warning(() -> "Lost the connection to RabbitMQ at " + settings.where());
-          }
-        });
-    if (opened instanceof Recoverable recoverable) {
-      recoverable.addRecoveryListener(
-          new RecoveryListener() {
-            @Override
-            public void handleRecovery(Recoverable recovered) {
-              recoveries.incrementAndGet();
-              probe = new Probe(true, now());
-              LOG.info(() -> "Reconnected to RabbitMQ at " + settings.where());
-            }
-
-            @Override
-            public void handleRecoveryStarted(Recoverable recovering) {}
-          });
-    }
-    synchronized (this) {
-      if (!running) {
-        opened.abort();
-        return;
-      }
-      publisher = new ConfirmedPublisher(opened, settings.publishTimeout());
-      connection = opened;
-      probe = new Probe(true, now());
-      // Subscriptions opened while the broker was away get their broker consumers now.
-      subscribers.forEach(
-          (address, list) -> {
-            if (!list.isEmpty()) {
-              try {
-                consumers.computeIfAbsent(address, a -> new BrokerConsumer(a, declare(a)));
-              } catch (RuntimeException e) {
-                LOG.warning(
-                    () ->
-                        "Could not attach the consumer of "
-                            + address
-                            + " after connecting: "
-                            + e.getClass().getSimpleName());
-              }
-            }
-          });
-    }
-    LOG.info(() -> "Connected to RabbitMQ at " + settings.where());
+  /** RabbitMQ requeued every unacknowledged delivery: leases and held deliveries are void. */
+  private void deliveriesReturned() {
+    leases.clear();
+    held.clear();
   }
 
   @Override
   public void stop(boolean purge) {
-    synchronized (this) {
-      running = false;
-      if (reconnect != null) {
-        reconnect.cancel();
-        reconnect = null;
-      }
-      if (sweeper != null) {
-        sweeper.cancel();
-        sweeper = null;
-      }
-    }
+    sweeper.stop();
     if (purge) {
       clearBacklog();
     }
-    consumers.values().forEach(BrokerConsumer::close);
-    consumers.clear();
-    Connection open = connection;
-    connection = null;
-    if (open != null) {
-      try {
-        // Unacknowledged deliveries go back to their queues when the connection closes.
-        open.close(5_000);
-      } catch (IOException | RuntimeException e) {
-        LOG.fine(() -> "Closing the RabbitMQ connection: " + e.getClass().getSimpleName());
-      }
-    }
-    leases.clear();
-    held.clear();
-    declared.clear();
-    synchronized (fetchLock) {
-      fetchChannel = null;
-    }
-    synchronized (adminLock) {
-      adminChannel = null;
-    }
-  }
-
-  private Connection connection() {
-    Connection open = connection;
-    if (open == null) {
-      throw notConnected();
-    }
-    return open;
-  }
-
-  private MailboxException notConnected() {
-    if (!running) {
-      return new MailboxException(
-          ErrorCode.NOT_STARTED, "The 'amqp:' provider is not connected; start it first.");
-    }
-    return new MailboxException(
-        ErrorCode.CONNECTION_UNAVAILABLE,
-        "RabbitMQ at "
-            + settings.where()
-            + " has not answered since the adapter started; amqp: keeps connecting (nothing was"
-            + " sent).");
+    subscribers.closeConsumers();
+    link.stop(); // unacknowledged deliveries go back to their queues
+    deliveriesReturned();
+    queues.connectionClosed();
   }
 
   /** Whether RabbitMQ answered a real round trip recently (cached for the probe interval). */
   @Override
   public boolean reachable() {
-    Connection open = connection;
-    if (open == null || !open.isOpen()) {
-      return false;
-    }
-    Probe last = probe;
-    if (Duration.between(last.at(), now()).compareTo(settings.probeInterval()) < 0) {
-      return last.reachable();
-    }
-    boolean answered;
-    try {
-      admin(channel -> channel.exchangeDeclarePassive("amq.direct"));
-      answered = true;
-    } catch (RuntimeException e) {
-      answered = false;
-    }
-    probe = new Probe(answered, now());
-    return answered;
-  }
-
-  @FunctionalInterface
-  private interface ChannelCall<T> {
-    T call(Channel channel) throws IOException;
-  }
-
-  /**
-   * Runs a declaration or an inspection on the admin channel. A refused one (404 for a missing
-   * queue) closes that channel, so it is reopened for the next call.
-   */
-  private <T> T admin(ChannelCall<T> call) {
-    synchronized (adminLock) {
-      try {
-        if (adminChannel == null || !adminChannel.isOpen()) {
-          adminChannel = connection().createChannel();
-        }
-        return call.call(adminChannel);
-      } catch (IOException e) {
-        throw new BrokerCallFailed(e);
-      } catch (com.rabbitmq.client.AlreadyClosedException e) {
-        throw new BrokerCallFailed(e);
-      }
-    }
-  }
-
-  /** A broker call failed; carries whether it was a 404 (the queue does not exist). */
-  private static final class BrokerCallFailed extends MailboxException {
-    private static final long serialVersionUID = 1L;
-    final boolean notFound;
-
-    BrokerCallFailed(Exception cause) {
-      super(
-          ErrorCode.CONNECTION_UNAVAILABLE,
-          "RabbitMQ refused or did not answer a call (" + cause.getClass().getSimpleName() + ").",
-          cause);
-      this.notFound = describes404(cause);
-    }
-
-    private static boolean describes404(Throwable e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof com.rabbitmq.client.ShutdownSignalException signal
-            && signal.getReason() instanceof AMQP.Channel.Close close
-            && close.getReplyCode() == AMQP.NOT_FOUND) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
-  // ---- queues ----------------------------------------------------------------------------------
-
-  private static Map<String, Object> quorum() {
-    Map<String, Object> arguments = new LinkedHashMap<>();
-    arguments.put("x-queue-type", "quorum");
-    return arguments;
-  }
-
-  /** Declares the queue of {@code address} (durable, quorum) once per connection. */
-  private String declare(MailAddress address) {
-    return declareOnce(queueNames.computeIfAbsent(address, names::queue), quorum());
-  }
-
-  /** Declares a durable queue unless this connection already did; returns its name. */
-  private String declareOnce(String queue, Map<String, Object> arguments) {
-    if (!declared.contains(queue)) {
-      admin(channel -> channel.queueDeclare(queue, true, false, false, arguments));
-      declared.add(queue);
-      everDeclared.add(queue);
-    }
-    return queue;
-  }
-
-  /**
-   * Declares a retry queue: messages wait there {@code delay} ms, then RabbitMQ dead-letters them
-   * back to {@code queue}. At-least-once dead-lettering (quorum only) keeps a copy the target
-   * cannot take yet instead of dropping it.
-   */
-  private String declareRetry(String queue, long delay) {
-    Map<String, Object> arguments = quorum();
-    arguments.put("x-message-ttl", delay);
-    arguments.put("x-dead-letter-exchange", "");
-    arguments.put("x-dead-letter-routing-key", queue);
-    arguments.put("x-dead-letter-strategy", "at-least-once");
-    arguments.put("x-overflow", "reject-publish");
-    return declareOnce(QueueNames.retry(queue, delay), arguments);
-  }
-
-  private String declareParked(String queue) {
-    return declareOnce(QueueNames.parked(queue), quorum());
+    return link.reachable();
   }
 
   // ---- posting ---------------------------------------------------------------------------------
@@ -426,13 +152,13 @@ public final class AmqpProvider extends TransportBase
   private void publish(List<MailAddress> topics, List<MailMessage> copies) {
     List<ConfirmedPublisher.Outgoing> outgoing = new ArrayList<>(copies.size());
     for (int i = 0; i < copies.size(); i++) {
-      outgoing.add(outgoing(declare(topics.get(i)), copies.get(i)));
+      outgoing.add(outgoing(queues.declare(topics.get(i)), copies.get(i)));
     }
     try {
-      publisher().publishAll(outgoing);
+      link.publisher().publishAll(outgoing);
     } catch (MailboxException e) {
       // A queue deleted behind our back makes publishes unroutable: declare again next time.
-      outgoing.forEach(o -> declared.remove(o.queue()));
+      outgoing.forEach(o -> queues.forget(o.queue()));
       throw e;
     }
     Instant now = now();
@@ -444,112 +170,18 @@ public final class AmqpProvider extends TransportBase
         queue, copy.sendId().orElseThrow(), AmqpMessages.properties(copy), AmqpMessages.body(copy));
   }
 
-  private ConfirmedPublisher publisher() {
-    ConfirmedPublisher open = publisher;
-    if (open == null) {
-      throw notConnected();
-    }
-    return open;
-  }
-
   // ---- subscriptions ---------------------------------------------------------------------------
 
   @Override
   public AutoCloseable openSubscription(MailAddress address, Receiver subscription) {
-    List<Receiver> list = subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
-    synchronized (this) {
-      if (connection != null) {
-        String queue = declare(address);
-        list.add(subscription);
-        try {
-          consumers.computeIfAbsent(address, a -> new BrokerConsumer(a, queue));
-        } catch (RuntimeException e) {
-          list.remove(subscription);
-          throw e;
-        }
-      } else {
-        list.add(subscription); // its broker consumer is attached once the broker answers
-      }
-    }
+    AutoCloseable handle = subscribers.add(address, subscription);
     lastActivity.putIfAbsent(address, now());
-    return () -> {
-      list.remove(subscription);
-      if (list.isEmpty()) {
-        BrokerConsumer consumer = consumers.remove(address);
-        if (consumer != null) {
-          consumer.cancel();
-        }
-      }
-    };
+    return handle;
   }
 
-  /**
-   * The one broker consumer of an address in this process, on its own channel with the prefetch
-   * window; every delivery goes to all local subscribers.
-   */
-  private final class BrokerConsumer {
-    private final MailAddress address;
-    private final Channel channel;
-    private final String consumerTag;
-
-    BrokerConsumer(MailAddress address, String queue) {
-      this.address = address;
-      try {
-        channel = connection().createChannel();
-        channel.basicQos(settings.prefetch());
-        consumerTag =
-            channel.basicConsume(
-                queue,
-                false,
-                new DefaultConsumer(channel) {
-                  @Override
-                  public void handleDelivery(
-                      String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-                    onDelivery(
-                        BrokerConsumer.this.address,
-                        channel,
-                        envelope.getDeliveryTag(),
-                        properties,
-                        body);
-                  }
-                });
-      } catch (IOException e) {
-        throw new BrokerCallFailed(e);
-      }
-    }
-
-    /**
-     * Stops new deliveries; the channel stays open so deliveries being handled can still be acked
-     * (it closes with the connection).
-     */
-    void cancel() {
-      try {
-        channel.basicCancel(consumerTag);
-      } catch (IOException | RuntimeException e) {
-        LOG.fine(() -> "Cancelling a consumer of " + address + ": " + e.getClass().getSimpleName());
-      }
-      closeWhenSettled(60);
-    }
-
-    /** Closes the channel once nothing it delivered is being settled (checked once a second). */
-    private void closeWhenSettled(int checksLeft) {
-      boolean busy = held.values().stream().anyMatch(h -> h.channel() == channel);
-      if (!busy || checksLeft == 0) {
-        close(); // anything still unacknowledged goes back to the queue
-        return;
-      }
-      scheduler().schedule(Duration.ofSeconds(1), () -> closeWhenSettled(checksLeft - 1));
-    }
-
-    void close() {
-      try {
-        if (channel.isOpen()) {
-          channel.close();
-        }
-      } catch (IOException | TimeoutException | RuntimeException e) {
-        LOG.fine(() -> "Closing a consumer of " + address + ": " + e.getClass().getSimpleName());
-      }
-    }
+  private BrokerConsumer newConsumer(MailAddress address, String queue) {
+    return new BrokerConsumer(
+        link, address, queue, settings.prefetch(), scheduler(), held::holdsAnyOf, this::onDelivery);
   }
 
   private void onDelivery(
@@ -558,35 +190,19 @@ public final class AmqpProvider extends TransportBase
       long tag,
       AMQP.BasicProperties properties,
       byte[] body) {
-    MailMessage copy = receive(address, properties, body);
-    List<Receiver> receivers = List.copyOf(subscribers.getOrDefault(address, List.of()));
+    MailMessage copy = reader.read(address, properties, body);
+    List<Receiver> receivers = subscribers.receivers(address);
     if (receivers.isEmpty()) {
       // Arrived after the last subscriber left: back to the queue for the next consumer.
-      nack(channel, tag);
+      new Held(channel, tag).nack();
       return;
     }
-    String key = copy.sendId().orElseThrow();
-    held.put(key, new Held(channel, tag));
+    held.hold(copy.sendId().orElseThrow(), new Held(channel, tag));
     lastActivity.put(address, now());
     if (overDeliveryCap(address, copy)) {
       return;
     }
     dispatch(address, copy, receivers);
-  }
-
-  private MailMessage receive(MailAddress address, AMQP.BasicProperties properties, byte[] body) {
-    AmqpMessages.Received received = AmqpMessages.read(address, properties, body);
-    if (received.droppedHeaders() > 0) {
-      droppedForeignHeaders.addAndGet(received.droppedHeaders());
-      LOG.fine(
-          () ->
-              "Dropped "
-                  + received.droppedHeaders()
-                  + " header(s) of a message at "
-                  + address
-                  + " that were not safe to carry (see amqp.droppedHeaders)");
-    }
-    return received.copy();
   }
 
   /**
@@ -607,41 +223,31 @@ public final class AmqpProvider extends TransportBase
   @Override
   public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
-    String queue = declare(address);
+    String queue = queues.declare(address);
     if (lease != null) {
       reclaimExpired(address);
     }
     List<MailMessage> taken = new ArrayList<>();
     while (taken.size() < limit) {
-      GetResponse response;
-      Channel channel;
-      synchronized (fetchLock) {
-        try {
-          if (fetchChannel == null || !fetchChannel.isOpen()) {
-            fetchChannel = connection().createChannel();
-          }
-          channel = fetchChannel;
-          response = channel.basicGet(queue, lease == null);
-        } catch (IOException | com.rabbitmq.client.AlreadyClosedException e) {
-          throw new BrokerCallFailed(e);
-        }
-      }
-      if (response == null) {
+      BrokerLink.Fetched fetched = link.get(queue, lease == null);
+      if (fetched.response() == null) {
         break;
       }
-      MailMessage copy = receive(address, response.getProps(), response.getBody());
-      long tag = response.getEnvelope().getDeliveryTag();
+      MailMessage copy =
+          reader.read(address, fetched.response().getProps(), fetched.response().getBody());
+      Held delivery =
+          new Held(fetched.channel(), fetched.response().getEnvelope().getDeliveryTag());
       String key = copy.sendId().orElseThrow();
       if (lease != null) {
-        held.put(key, new Held(channel, tag));
+        held.hold(key, delivery);
         if (overDeliveryCap(address, copy)) {
           continue;
         }
-        held.remove(key);
+        held.release(key);
       }
       MailMessage handedOut = handOut.apply(copy);
       if (lease != null) {
-        leases.put(key, address, lease, handedOut, new Held(channel, tag));
+        leases.put(key, address, lease, handedOut, delivery);
       }
       taken.add(handedOut);
     }
@@ -660,55 +266,30 @@ public final class AmqpProvider extends TransportBase
     LeaseTable.Leased<Held> leased = released.get();
     if (leased.lease().isExpiredAt(now())) {
       // Too late: the lease is over, so the copy goes back to the queue and this settle is stale.
-      nack(leased.handle().channel(), leased.handle().tag());
+      leased.handle().nack();
       return Optional.empty();
     }
-    held.put(key, leased.handle());
+    held.hold(key, leased.handle());
     return Optional.of(leased.copy());
   }
 
   @Override
-  public List<io.mailbox.connector.api.InFlightCopy> inFlightCopies(
-      MailAddress address, int limit) {
+  public List<InFlightCopy> inFlightCopies(MailAddress address, int limit) {
     return leases.inFlight(address, limit);
   }
 
   @Override
   public long reclaimExpired(MailAddress address) {
     List<LeaseTable.Leased<Held>> expired = leases.takeExpired(address, now());
-    expired.forEach(leased -> nack(leased.handle().channel(), leased.handle().tag()));
+    expired.forEach(leased -> leased.handle().nack());
     return expired.size();
-  }
-
-  private synchronized void scheduleSweep() {
-    if (isStartedOrStarting()) {
-      sweeper = scheduler().schedule(SWEEP_INTERVAL, this::sweep);
-    }
-  }
-
-  private boolean isStartedOrStarting() {
-    return connection != null;
-  }
-
-  /** Returns expired leases to their queues, so other consumers get them without a fetch here. */
-  private void sweep() {
-    try {
-      leases.addresses().forEach(this::reclaimExpired);
-    } catch (RuntimeException e) {
-      LOG.log(Level.FINE, "Lease sweep failed; the next one retries", e);
-    } finally {
-      scheduleSweep();
-    }
   }
 
   // ---- settlement ------------------------------------------------------------------------------
 
   @Override
   public void acknowledge(MailAddress topic, MailMessage copy) {
-    Held delivery = held.remove(copy.sendId().orElseThrow());
-    if (delivery != null) {
-      ack(delivery.channel(), delivery.tag());
-    }
+    held.release(copy.sendId().orElseThrow()).ifPresent(Held::ack);
   }
 
   @Override
@@ -726,10 +307,7 @@ public final class AmqpProvider extends TransportBase
     try {
       storeReplacement.run();
     } catch (RuntimeException e) {
-      Held delivery = held.remove(copy.sendId().orElseThrow());
-      if (delivery != null) {
-        nack(delivery.channel(), delivery.tag());
-      }
+      held.release(copy.sendId().orElseThrow()).ifPresent(Held::nack);
       throw e;
     }
     abandon(topic, copy);
@@ -741,71 +319,41 @@ public final class AmqpProvider extends TransportBase
    */
   @Override
   public boolean requeue(MailAddress address, MailMessage copy) {
-    Held delivery = held.remove(copy.sendId().orElseThrow());
-    boolean pushed = !subscribers.getOrDefault(address, List.of()).isEmpty();
-    if (delivery != null && (!pushed || names.retryDelaysMillis().isEmpty())) {
-      nack(delivery.channel(), delivery.tag()); // RabbitMQ counts it (x-delivery-count)
+    Optional<Held> delivery = held.release(copy.sendId().orElseThrow());
+    QueueNames names = queues.names();
+    boolean pushed = !subscribers.receivers(address).isEmpty();
+    if (delivery.isPresent() && (!pushed || names.retryDelaysMillis().isEmpty())) {
+      delivery.get().nack(); // RabbitMQ counts it (x-delivery-count)
       return true;
     }
-    String queue = declare(address);
+    String queue = queues.declare(address);
     String target =
         names.retryDelaysMillis().isEmpty()
             ? queue
-            : declareRetry(
+            : queues.declareRetry(
                 queue, names.delayForRound(SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 1)));
     try {
-      publisher().publishAll(List.of(outgoing(target, copy)));
+      link.publisher().publishAll(List.of(outgoing(target, copy)));
     } catch (RuntimeException e) {
-      if (delivery != null) {
-        nack(delivery.channel(), delivery.tag()); // not stored elsewhere: keep the original
-      }
+      delivery.ifPresent(Held::nack); // not stored elsewhere: keep the original
       throw e;
     }
-    if (delivery != null) {
-      ack(delivery.channel(), delivery.tag());
-    }
+    delivery.ifPresent(Held::ack);
     return true;
   }
 
   @Override
   public void park(MailAddress address, MailMessage record) {
-    String parked = declareParked(declare(address));
-    publisher().publishAll(List.of(outgoing(parked, record)));
+    String parked = queues.declareParked(queues.declare(address));
+    link.publisher().publishAll(List.of(outgoing(parked, record)));
     LOG.warning(() -> "Parked " + record + " in RabbitMQ queue " + parked);
-  }
-
-  private static void ack(Channel channel, long tag) {
-    try {
-      channel.basicAck(tag, false);
-    } catch (IOException | RuntimeException e) {
-      // The channel closed: RabbitMQ already returned the delivery to its queue (at least once).
-      LOG.fine(() -> "Could not ack a delivery; it will be redelivered");
-    }
-  }
-
-  private static void nack(Channel channel, long tag) {
-    try {
-      channel.basicNack(tag, false, true);
-    } catch (IOException | RuntimeException e) {
-      LOG.fine(() -> "Could not return a delivery; the closed channel returned it");
-    }
   }
 
   @Override
   public long clearBacklog() {
-    long dropped = 0;
-    for (String queue : List.copyOf(declared)) {
-      if (queue.endsWith(".parked")) {
-        continue;
-      }
-      try {
-        dropped += admin(channel -> channel.queuePurge(queue)).getMessageCount();
-      } catch (BrokerCallFailed e) {
-        declared.remove(queue);
-      }
-    }
+    long dropped = queues.purgeAll();
     for (LeaseTable.Leased<Held> leased : leases.takeAll()) {
-      ack(leased.handle().channel(), leased.handle().tag());
+      leased.handle().ack();
       dropped++;
     }
     return dropped;
@@ -813,67 +361,19 @@ public final class AmqpProvider extends TransportBase
 
   /** Every queue this provider instance declared, across restarts (for tests that clean up). */
   Set<String> declaredQueues() {
-    return Set.copyOf(everDeclared);
+    return queues.everDeclared();
   }
 
   // ---- status ----------------------------------------------------------------------------------
 
   @Override
   public AddressStatus status(MailAddress address) {
-    String queue = names.queue(address);
-    LeaseTable.Census leased = leases.census(address, now());
-    long overdue = leased.overdue();
-    long inFlight = leased.inFlight() + broadcastsInFlight(address);
-    Map<String, Object> extensions = new LinkedHashMap<>();
-    extensions.put(SCHEME + ".queue", queue);
-    extensions.put(SCHEME + ".overdueInFlightCount", overdue);
-    extensions.put(
-        SCHEME + ".subscriberCount", subscribers.getOrDefault(address, List.of()).size());
-    if (connection == null || !reachable()) {
-      extensions.put(SCHEME + ".reachable", false);
-      return new AddressStatus(
-          address, AddressState.OFFLINE, null, 0, inFlight, lastActivity.get(address), extensions);
-    }
-    extensions.put(SCHEME + ".reachable", true);
-    Optional<AMQP.Queue.DeclareOk> main = inspect(queue);
-    if (main.isEmpty()) {
-      return AddressStatus.unknown(address);
-    }
-    long waitingForRetry = 0;
-    for (long delay : names.retryDelaysMillis()) {
-      waitingForRetry +=
-          inspect(QueueNames.retry(queue, delay))
-              .map(AMQP.Queue.DeclareOk::getMessageCount)
-              .orElse(0);
-    }
-    extensions.put(SCHEME + ".consumerCount", (long) main.get().getConsumerCount());
-    extensions.put(SCHEME + ".waitingForRetryCount", waitingForRetry);
-    extensions.put(
-        SCHEME + ".parkedCount",
-        inspect(QueueNames.parked(queue)).map(ok -> (long) ok.getMessageCount()).orElse(0L));
-    extensions.put(SCHEME + ".droppedHeaders", droppedForeignHeaders.get());
-    extensions.put(SCHEME + ".recoveries", recoveries.get());
-    return new AddressStatus(
+    return status.of(
         address,
-        AddressState.ONLINE,
-        true,
-        main.get().getMessageCount() + waitingForRetry,
-        inFlight,
-        lastActivity.get(address),
-        extensions);
-  }
-
-  /** A passive declare: the queue's counts, or empty when it does not exist. */
-  private Optional<AMQP.Queue.DeclareOk> inspect(String queue) {
-    try {
-      return Optional.of(admin(channel -> channel.queueDeclarePassive(queue)));
-    } catch (BrokerCallFailed e) {
-      if (e.notFound) {
-        declared.remove(queue);
-        return Optional.empty();
-      }
-      throw e;
-    }
+        leases.census(address, now()),
+        broadcastsInFlight(address),
+        subscribers.receivers(address).size(),
+        lastActivity.get(address));
   }
 
   /**
@@ -883,7 +383,7 @@ public final class AmqpProvider extends TransportBase
   @Override
   public List<AddressStatus> enumerate() {
     Set<MailAddress> known = new TreeSet<>(lastActivity.keySet());
-    known.addAll(subscribers.keySet());
+    known.addAll(subscribers.addresses());
     return known.stream()
         .map(this::status)
         .sorted(Comparator.comparing(AddressStatus::address))

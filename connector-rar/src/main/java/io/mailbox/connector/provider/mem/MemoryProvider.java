@@ -13,6 +13,7 @@ import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.ParkedRecords;
 import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
@@ -43,8 +44,7 @@ public final class MemoryProvider extends TransportBase
   private static final ExecutorScheduler DEFAULT_SCHEDULER = new ExecutorScheduler();
 
   private final MemoryBus bus;
-  private final Duration leaseSweepInterval;
-  private volatile Scheduler.Cancellable sweeper;
+  private final PeriodicTask sweeper; // null when off
 
   /**
    * @param bus where the queues live
@@ -60,7 +60,14 @@ public final class MemoryProvider extends TransportBase
           ErrorCode.INVALID_POLICY, "The lease sweep interval must be zero (off) or positive.");
     }
     this.bus = bus;
-    this.leaseSweepInterval = leaseSweepInterval;
+    this.sweeper =
+        leaseSweepInterval.isZero()
+            ? null
+            : new PeriodicTask(
+                "The mem: lease sweep",
+                scheduler,
+                leaseSweepInterval,
+                () -> bus.topics().forEach(entry -> entry.getValue().reclaimExpired(now())));
   }
 
   /** On the process-wide shared bus. */
@@ -91,29 +98,15 @@ public final class MemoryProvider extends TransportBase
 
   @Override
   public void start() {
-    if (!leaseSweepInterval.isZero()) {
-      scheduleSweep();
+    if (sweeper != null) {
+      sweeper.start();
     }
-  }
-
-  private void scheduleSweep() {
-    sweeper =
-        scheduler()
-            .schedule(
-                leaseSweepInterval,
-                () -> {
-                  if (isStarted()) {
-                    bus.topics().forEach(entry -> entry.getValue().reclaimExpired(now()));
-                    scheduleSweep();
-                  }
-                });
   }
 
   @Override
   public void stop(boolean purge) {
-    Scheduler.Cancellable current = sweeper;
-    if (current != null) {
-      current.cancel();
+    if (sweeper != null) {
+      sweeper.stop();
     }
     if (purge) {
       clearBacklog();

@@ -1,4 +1,4 @@
-package io.mailbox.connector.kernel;
+package io.mailbox.connector.spi;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package io.mailbox.connector.kernel;
+package io.mailbox.connector.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

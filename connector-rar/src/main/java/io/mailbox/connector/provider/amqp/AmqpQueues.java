@@ -1,0 +1,121 @@
+package io.mailbox.connector.provider.amqp;
+
+import com.rabbitmq.client.AMQP;
+import io.mailbox.connector.api.MailAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The queues of the {@code amqp:} provider on the broker: an address's durable quorum queue, its
+ * retry queues (a message TTL that dead-letters back, at least once) and its parked queue. Each is
+ * declared once per connection; a queue deleted behind our back is declared again on next use.
+ */
+final class AmqpQueues {
+  private final BrokerLink link;
+  private final QueueNames names;
+  private final Map<MailAddress, String> queueNames = new ConcurrentHashMap<>(); // checked names
+  private final Set<String> declared = ConcurrentHashMap.newKeySet(); // on this connection
+  private final Set<String> everDeclared = ConcurrentHashMap.newKeySet(); // since construction
+
+  AmqpQueues(BrokerLink link, QueueNames names) {
+    this.link = link;
+    this.names = names;
+  }
+
+  QueueNames names() {
+    return names;
+  }
+
+  private static Map<String, Object> quorum() {
+    Map<String, Object> arguments = new LinkedHashMap<>();
+    arguments.put("x-queue-type", "quorum");
+    return arguments;
+  }
+
+  /** Declares the queue of {@code address} (durable, quorum) once per connection. */
+  String declare(MailAddress address) {
+    return declareOnce(queueNames.computeIfAbsent(address, names::queue), quorum());
+  }
+
+  /** Declares a durable queue unless this connection already did; returns its name. */
+  private String declareOnce(String queue, Map<String, Object> arguments) {
+    if (!declared.contains(queue)) {
+      link.admin(channel -> channel.queueDeclare(queue, true, false, false, arguments));
+      declared.add(queue);
+      everDeclared.add(queue);
+    }
+    return queue;
+  }
+
+  /**
+   * Declares a retry queue: messages wait there {@code delay} ms, then RabbitMQ dead-letters them
+   * back to {@code queue}. At-least-once dead-lettering (quorum only) keeps a copy the target
+   * cannot take yet instead of dropping it.
+   */
+  String declareRetry(String queue, long delay) {
+    Map<String, Object> arguments = quorum();
+    arguments.put("x-message-ttl", delay);
+    arguments.put("x-dead-letter-exchange", "");
+    arguments.put("x-dead-letter-routing-key", queue);
+    arguments.put("x-dead-letter-strategy", "at-least-once");
+    arguments.put("x-overflow", "reject-publish");
+    return declareOnce(QueueNames.retry(queue, delay), arguments);
+  }
+
+  String declareParked(String queue) {
+    return declareOnce(QueueNames.parked(queue), quorum());
+  }
+
+  /** A passive declare: the queue's counts, or empty when it does not exist. */
+  Optional<AMQP.Queue.DeclareOk> inspect(String queue) {
+    try {
+      return Optional.of(link.admin(channel -> channel.queueDeclarePassive(queue)));
+    } catch (BrokerCallFailed e) {
+      if (e.notFound) {
+        declared.remove(queue);
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  /** Messages in {@code queue}, 0 when it does not exist. */
+  long count(String queue) {
+    return inspect(queue).map(ok -> (long) ok.getMessageCount()).orElse(0L);
+  }
+
+  /** The queue must be declared again before its next use (it may have been deleted). */
+  void forget(String queue) {
+    declared.remove(queue);
+  }
+
+  /** Purges every queue this connection declared except parked ones; returns how many went. */
+  long purgeAll() {
+    long dropped = 0;
+    for (String queue : List.copyOf(declared)) {
+      if (queue.endsWith(".parked")) {
+        continue;
+      }
+      try {
+        dropped += link.admin(channel -> channel.queuePurge(queue)).getMessageCount();
+      } catch (BrokerCallFailed e) {
+        declared.remove(queue);
+      }
+    }
+    return dropped;
+  }
+
+  /** A new connection declares again. */
+  void connectionClosed() {
+    declared.clear();
+  }
+
+  /** Every queue declared since construction, across restarts (for tests that clean up). */
+  Set<String> everDeclared() {
+    return Set.copyOf(everDeclared);
+  }
+}
