@@ -11,6 +11,8 @@
 #   MAILBOX_CONSOLE_USERNAME   console account (default admin)
 #   MAILBOX_CONSOLE_PASSWORD   console password (default: generated once into <data>/console-password)
 #   MAILBOX_PROVIDERS          providers the adapter starts (default mem,jdbc; add amqp for RabbitMQ)
+#   MAILBOX_PROVIDER_JARS      jars of more providers (paths without spaces, space-separated): added to a
+#                              copy of the adapter's archive in the data folder, found by their factory
 #   MAILBOX_AMQP_URI           the RabbitMQ broker for amqp: (default amqp://guest:guest@127.0.0.1:5672/%2F)
 #   MAILBOX_DATASOURCE         h2 (default: embedded in the data folder) or postgresql
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
@@ -49,6 +51,23 @@ case "$datasource" in
     extra_libs=(--addlibs "$root/server-config/target/postgresql.jar") ;;
   *) echo "MAILBOX_DATASOURCE must be h2 or postgresql" >&2; exit 2 ;;
 esac
+
+# A provider of your own travels inside the adapter's archive, beside the shipped ones, so that the
+# adapter's class loader finds its META-INF/services entry.
+if [ -n "${MAILBOX_PROVIDER_JARS:-}" ]; then
+  mailbox_require_build "$rar"
+  mkdir -p "$data/adapter"
+  cp "$rar" "$data/adapter/mailbox-connector.rar"
+  rar="$data/adapter/mailbox-connector.rar"
+  jar_tool="$(dirname "$(readlink -f "$(command -v java)")")/jar"
+  for provider_jar in $MAILBOX_PROVIDER_JARS; do
+    if [ ! -f "$provider_jar" ]; then
+      echo "Missing provider jar $provider_jar (MAILBOX_PROVIDER_JARS)." >&2
+      exit 1
+    fi
+    (cd "$(dirname "$provider_jar")" && "$jar_tool" uf "$rar" "$(basename "$provider_jar")")
+  done
+fi
 
 extra_deploys=()
 for app in ${MAILBOX_DEPLOY:-}; do

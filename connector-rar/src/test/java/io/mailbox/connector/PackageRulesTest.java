@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,7 +25,16 @@ import org.junit.jupiter.api.Test;
  * that is gone.
  */
 class PackageRulesTest {
-  private static final Path SOURCES = Path.of("src/main/java/io/mailbox/connector");
+  /** The connector's modules: the core (api, spi, kernel, jca) and one module per provider. */
+  private static final List<Path> MODULES =
+      List.of(
+          Path.of("core"),
+          Path.of("provider-mem"),
+          Path.of("provider-file"),
+          Path.of("provider-jdbc"),
+          Path.of("provider-amqp"));
+
+  private static final Path PACKAGES = Path.of("src/main/java/io/mailbox/connector");
 
   private static final Map<String, Set<String>> ALLOWED =
       Map.of(
@@ -43,15 +53,18 @@ class PackageRulesTest {
   @Test
   void everyLayerDependsOnlyOnTheLayersBelowIt() throws IOException {
     Set<String> breaking = new TreeSet<>();
-    try (Stream<Path> files = Files.walk(SOURCES)) {
-      for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-        String layer = SOURCES.relativize(file).getName(0).toString();
-        String source = SOURCES.relativize(file).toString().replaceAll("\\.java$", "");
-        Matcher reference = REFERENCE.matcher(Files.readString(file));
-        while (reference.find()) {
-          String target = reference.group(1);
-          if (!target.equals(layer) && !ALLOWED.get(layer).contains(target)) {
-            breaking.add(source + " -> " + target + reference.group(2) + "." + reference.group(3));
+    for (Path sources : sourceRoots()) {
+      try (Stream<Path> files = Files.walk(sources)) {
+        for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+          String layer = sources.relativize(file).getName(0).toString();
+          String source = sources.relativize(file).toString().replaceAll("\\.java$", "");
+          Matcher reference = REFERENCE.matcher(Files.readString(file));
+          while (reference.find()) {
+            String target = reference.group(1);
+            if (!target.equals(layer) && !ALLOWED.get(layer).contains(target)) {
+              breaking.add(
+                  source + " -> " + target + reference.group(2) + "." + reference.group(3));
+            }
           }
         }
       }
@@ -67,9 +80,24 @@ class PackageRulesTest {
 
   @Test
   void everyTopLevelPackageHasARule() throws IOException {
-    try (Stream<Path> entries = Files.list(SOURCES)) {
-      assertThat(entries.filter(Files::isDirectory).map(p -> p.getFileName().toString()))
-          .allMatch(ALLOWED::containsKey);
+    for (Path sources : sourceRoots()) {
+      try (Stream<Path> entries = Files.list(sources)) {
+        assertThat(entries.filter(Files::isDirectory).map(p -> p.getFileName().toString()))
+            .allMatch(ALLOWED::containsKey);
+      }
     }
+  }
+
+  @Test
+  void aProviderModuleHoldsItsProviderAndNothingElse() throws IOException {
+    for (Path module : MODULES.subList(1, MODULES.size())) {
+      try (Stream<Path> entries = Files.list(module.resolve(PACKAGES))) {
+        assertThat(entries.map(p -> p.getFileName().toString())).containsExactly("provider");
+      }
+    }
+  }
+
+  private static List<Path> sourceRoots() {
+    return MODULES.stream().map(module -> module.resolve(PACKAGES)).toList();
   }
 }

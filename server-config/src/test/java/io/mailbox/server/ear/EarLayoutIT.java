@@ -123,7 +123,12 @@ class EarLayoutIT {
       List<String> lib =
           ear.stream().map(ZipEntry::getName).filter(n -> n.startsWith("lib/")).toList();
       assertThat(lib)
-          .anyMatch(n -> n.contains("connector-rar") && n.endsWith("-classes.jar"))
+          .anyMatch(n -> n.contains("connector-core"))
+          .as("every shipped provider, found there through META-INF/services")
+          .anyMatch(n -> n.contains("provider-mem"))
+          .anyMatch(n -> n.contains("provider-file"))
+          .anyMatch(n -> n.contains("provider-jdbc"))
+          .anyMatch(n -> n.contains("provider-amqp"))
           .anyMatch(n -> n.contains("amqp-client"));
       assertThat(ear.getEntry("META-INF/glassfish-resources.xml")).isNotNull();
     }
@@ -157,7 +162,8 @@ class EarLayoutIT {
               kept.stream().filter(n -> !n.startsWith("lib/")).toList());
       assertThat(kept.stream().filter(n -> n.startsWith("lib/")))
           .anyMatch(n -> n.contains("messaging-connector"))
-          .anyMatch(n -> n.contains("connector-rar") && n.endsWith("-classes.jar"))
+          .anyMatch(n -> n.contains("connector-core"))
+          .anyMatch(n -> n.contains("provider-jdbc"))
           .anyMatch(n -> n.contains("console-security"))
           .anyMatch(n -> n.contains("amqp-client"))
           .anyMatch(n -> n.endsWith("ear-config.jar"));
