@@ -1,5 +1,6 @@
 package io.mailbox.server.payaramicro;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,27 +10,36 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The example's customers: clients that place orders ({@code POST /orders-app/api/orders}) until
  * stopped, remembering every order answered 2xx with {@code "committed":true} and every other
- * answer by status. A 503 with Retry-After is obeyed (capped at 5 s), as a well-behaved client
- * would; a 503 without it is recorded as -503, no answer at all as 0.
+ * answer by status. Each order carries its own {@code Idempotency-Key}, and a client sends the same
+ * order again, with the same key, until it is answered 2xx — after a 503, a 500, no answer — as a
+ * careful client would: the example must never place it twice. A 503 with Retry-After is obeyed
+ * (capped at 5 s); a 503 without it is recorded as -503, no answer at all as 0, a 2xx naming
+ * another order than the key as -2.
  */
 final class OrderTraffic implements AutoCloseable {
   private static final Pattern ORDER_ID = Pattern.compile("\"orderId\":\"([^\"]+)\"");
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** A 2xx that named another order than the one its key asked for. */
+  static final int WRONG_ORDER = -2;
+
   private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
   private final List<Integer> refusals = new ArrayList<>();
+  private final AtomicInteger replayed = new AtomicInteger();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final ExecutorService clients;
 
@@ -59,6 +69,11 @@ final class OrderTraffic implements AutoCloseable {
     return acknowledged;
   }
 
+  /** Retries answered with an order that had committed already ({@code "replayed":true}). */
+  int replayed() {
+    return replayed.get();
+  }
+
   /** Every other answer so far: status → count (0 = no answer, -503 = 503 without Retry-After). */
   TreeMap<Integer, Integer> refusalsByStatus() {
     synchronized (refusals) {
@@ -79,6 +94,7 @@ final class OrderTraffic implements AutoCloseable {
   }
 
   private void placeOrdersUntilStopped(List<String> bases, int first) {
+    String key = UUID.randomUUID().toString();
     for (int turn = first; !stop.get(); turn++) {
       String base = bases.get(turn % bases.size());
       try {
@@ -87,6 +103,7 @@ final class OrderTraffic implements AutoCloseable {
                 HttpRequest.newBuilder(
                         URI.create(
                             base + "/orders-app/api/orders?item=t&quantity=1&notes=" + notes))
+                    .header("Idempotency-Key", key)
                     .timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.noBody())
                     .build(),
@@ -95,7 +112,15 @@ final class OrderTraffic implements AutoCloseable {
         if (response.statusCode() / 100 == 2
             && response.body().contains("\"committed\":true")
             && id.find()) {
-          acknowledged.add(id.group(1));
+          if (!id.group(1).equals(key)) {
+            record(WRONG_ORDER);
+            continue;
+          }
+          acknowledged.add(key);
+          if (response.body().contains("\"replayed\":true")) {
+            replayed.incrementAndGet();
+          }
+          key = UUID.randomUUID().toString(); // the next order
           continue;
         }
         var retryAfter = response.headers().firstValue("Retry-After");
@@ -103,7 +128,7 @@ final class OrderTraffic implements AutoCloseable {
         record(unhelpful503 ? -503 : response.statusCode());
         retryAfter.ifPresent(
             seconds -> sleep(Math.min(5_000, 1_000L * Long.parseLong(seconds.strip()))));
-      } catch (Exception noAnswer) {
+      } catch (IOException | InterruptedException noAnswer) {
         record(0);
         sleep(50);
       }

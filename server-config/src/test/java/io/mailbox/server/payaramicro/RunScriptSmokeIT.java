@@ -49,8 +49,11 @@ class RunScriptSmokeIT {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  /** Orders the tests place and commit (the rolled-back "ghost" is not one of them). */
-  private static final int COMMITTED_ORDERS = 4;
+  /**
+   * Orders the tests place and commit (the rolled-back "ghost" is not one of them; the order sent
+   * twice with one Idempotency-Key is one).
+   */
+  private static final int COMMITTED_ORDERS = 5;
 
   private static int port;
   private static int amqpPort;
@@ -775,6 +778,44 @@ class RunScriptSmokeIT {
 
     assertThat(refused.statusCode()).isEqualTo(400);
     assertThat(refused.body()).contains("ORD-400");
+  }
+
+  @Test
+  void anOrderSentAgainWithItsIdempotencyKeyIsAnsweredNotPlacedTwice() throws Exception {
+    String key = UUID.randomUUID().toString();
+    HttpResponse<String> first = postWithKey("/orders-app/api/orders?item=twice", key);
+    HttpResponse<String> again = postWithKey("/orders-app/api/orders?item=twice", key);
+
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(202);
+    assertThat(jsonString(first.body(), "orderId")).isEqualTo(key);
+    assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+    assertThat(again.body()).contains("\"replayed\":true").contains(key);
+    assertThat(get("/orders-app/api/orders/" + key).statusCode()).isEqualTo(200);
+    assertThat(get("/orders-app/api/orders/" + UUID.randomUUID()).statusCode()).isEqualTo(404);
+    awaitProgress(key);
+    Thread.sleep(500);
+    String progress = get("/orders-app/api/orders/progress").body();
+    assertThat(progress.split(key, -1))
+        .as("invoiced once and shipped once: " + progress)
+        .hasSize(3);
+
+    String hostile = "<script>" + "x".repeat(40);
+    HttpResponse<String> refused = postWithKey("/orders-app/api/orders?item=bad", hostile);
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body())
+        .contains("ORD-400")
+        .contains("Idempotency-Key")
+        .doesNotContain("script");
+  }
+
+  private static HttpResponse<String> postWithKey(String path, String key) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url(path)))
+            .header("Idempotency-Key", key)
+            .timeout(Duration.ofSeconds(20))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
   }
 
   /** Waits until the order went through the channel pipeline (invoiced) and the MDB (shipped). */

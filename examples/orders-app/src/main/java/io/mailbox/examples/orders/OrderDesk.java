@@ -13,7 +13,6 @@ import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.time.Clock;
-import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 
@@ -42,12 +41,22 @@ public class OrderDesk {
   @Resource private SessionContext context;
 
   /**
-   * Places an order for {@code item} with {@code notes} notes and returns its id. With {@code
-   * failAfterWriting} the transaction rolls back after everything was written: nothing of it is
-   * ever delivered.
+   * Places order {@code orderId} for {@code item} with {@code notes} notes; false (and nothing
+   * written) when that order already exists: a client's retry of an order it placed, whose first
+   * answer it never got, is answered without placing it twice. With {@code failAfterWriting} the
+   * transaction rolls back after everything was written: nothing of it is ever delivered. {@code
+   * progress} is marked once everything is written, so a failure after it is the commit's own.
    */
-  public String place(String item, int quantity, int notes, boolean failAfterWriting) {
-    String orderId = UUID.randomUUID().toString();
+  public boolean place(
+      String orderId,
+      String item,
+      int quantity,
+      int notes,
+      boolean failAfterWriting,
+      PlacementProgress progress) {
+    if (shop.find(ShopOrder.class, orderId) != null) {
+      return false;
+    }
     shop.persist(new ShopOrder(orderId, item, quantity, clock.instant()));
     JsonObject order =
         Json.createObjectBuilder()
@@ -73,7 +82,8 @@ public class OrderDesk {
     if (failAfterWriting) {
       context.setRollbackOnly();
     }
-    return orderId;
+    progress.markWritten();
+    return true;
   }
 
   /** Whether an order row exists (the rollback demo shows it does not). */

@@ -30,9 +30,8 @@ public class EjbFailureMapper implements ExceptionMapper<EJBException> {
 
   @Override
   public Response toResponse(EJBException failure) {
-    // Usually nothing was written. A connection lost during the commit leaves the outcome
-    // unknown, and the example has no idempotency key: a client's retry can then place a second
-    // order (docs/reliability.md).
+    // Nothing was written: a failure in the commit itself (outcome unknown) is answered by
+    // OrderResource, which knows how far the order got and whether the client sent a key.
     if (HandlerNotReady.is(failure)
         || ServerShutdown.inProgress()
         || databaseUnreachable(failure)) {
