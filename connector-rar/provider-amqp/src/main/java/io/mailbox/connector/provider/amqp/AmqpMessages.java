@@ -5,6 +5,7 @@ import com.rabbitmq.client.LongString;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.ForeignHeaders;
 import io.mailbox.connector.spi.Ids;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -33,8 +34,7 @@ final class AmqpMessages {
   static final String FROM_HEADER = "mbx-from";
   static final String META_PREFIX = "mbx-meta-";
   static final String DELIVERY_COUNT = "x-delivery-count";
-  static final int MAX_HEADER_CHARS = 1024;
-  private static final int MAX_NAME_CHARS = 128;
+  static final int MAX_HEADER_CHARS = ForeignHeaders.MAX_VALUE_CHARS;
 
   private AmqpMessages() {}
 
@@ -79,7 +79,7 @@ final class AmqpMessages {
         continue;
       }
       String value = plain(header.getValue());
-      if (!isSafeName(name) || value == null || name.startsWith("x-")) {
+      if (!ForeignHeaders.isSafeName(name) || value == null || name.startsWith("x-")) {
         dropped++;
       } else if (name.startsWith(SystemHeaders.PREFIX)) {
         if (!ours) {
@@ -134,22 +134,7 @@ final class AmqpMessages {
     } else {
       return null;
     }
-    StringBuilder clean = new StringBuilder(Math.min(text.length(), MAX_HEADER_CHARS));
-    for (int i = 0; i < text.length() && clean.length() < MAX_HEADER_CHARS; i++) {
-      char c = text.charAt(i);
-      if (!Character.isISOControl(c) && Character.getType(c) != Character.FORMAT) {
-        clean.append(c);
-      }
-    }
-    return clean.toString();
-  }
-
-  private static boolean isSafeName(String name) {
-    if (name == null || name.isBlank() || name.length() > MAX_NAME_CHARS) {
-      return false;
-    }
-    return name.chars()
-        .noneMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT);
+    return ForeignHeaders.plainText(text);
   }
 
   /** UTF-8 text; bytes that are not UTF-8 become U+FFFD instead of failing the delivery. */

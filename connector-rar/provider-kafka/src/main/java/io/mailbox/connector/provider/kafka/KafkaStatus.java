@@ -1,0 +1,70 @@
+package io.mailbox.connector.provider.kafka;
+
+import static io.mailbox.connector.provider.kafka.KafkaProvider.SCHEME;
+
+import io.mailbox.connector.api.AddressState;
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.MailAddress;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What an operator sees of a {@code kafka:} address: unread = the default group's lag (records not
+ * committed) less what this process handed out or settled and has not committed yet; in flight =
+ * records handed out here and not settled, plus broadcasts being settled. Offline while the cluster
+ * does not answer its (cached, bounded) probe; unknown when the topic does not exist.
+ */
+final class KafkaStatus {
+  private final ClusterLink cluster;
+  private final TopicNames names;
+  private final String defaultGroup;
+
+  KafkaStatus(ClusterLink cluster, TopicNames names, String defaultGroup) {
+    this.cluster = cluster;
+    this.names = names;
+    this.defaultGroup = defaultGroup;
+  }
+
+  AddressStatus of(
+      MailAddress address,
+      TopicReader reader,
+      long broadcasts,
+      int subscribers,
+      long droppedHeaders,
+      Instant lastActivity) {
+    String topic = names.topic(address);
+    String group = TopicNames.derivedGroup(defaultGroup, topic);
+    long handedOut = reader == null ? 0 : reader.inFlight();
+    long inFlight = Math.max(handedOut, broadcasts);
+    Map<String, Object> extensions = new LinkedHashMap<>();
+    extensions.put(SCHEME + ".topic", topic);
+    extensions.put(SCHEME + ".group", group);
+    extensions.put(SCHEME + ".subscriberCount", subscribers);
+    extensions.put(SCHEME + ".droppedHeaders", droppedHeaders);
+    extensions.put(SCHEME + ".waitingForRetryCount", reader == null ? 0 : reader.waitingForRetry());
+    if (cluster == null || !cluster.reachable()) {
+      extensions.put(SCHEME + ".reachable", false);
+      return new AddressStatus(
+          address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
+    }
+    extensions.put(SCHEME + ".reachable", true);
+    long lag = cluster.lag(topic, group);
+    if (lag < 0) {
+      return lastActivity == null
+          ? AddressStatus.unknown(address)
+          : new AddressStatus(
+              address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
+    }
+    long notCommitted = handedOut + (reader == null ? 0 : reader.settledNotCommitted());
+    extensions.put(SCHEME + ".lag", lag);
+    return new AddressStatus(
+        address,
+        AddressState.ONLINE,
+        true,
+        Math.max(0, lag - notCommitted),
+        inFlight,
+        lastActivity,
+        extensions);
+  }
+}
