@@ -31,8 +31,6 @@ import java.util.Map;
  */
 final class AmqpMessages {
   static final String APP_ID = "mailbox";
-  static final String FROM_HEADER = "mbx-from";
-  static final String META_PREFIX = "mbx-meta-";
   static final String DELIVERY_COUNT = "x-delivery-count";
   static final int MAX_HEADER_CHARS = ForeignHeaders.MAX_VALUE_CHARS;
 
@@ -43,8 +41,8 @@ final class AmqpMessages {
 
   static AMQP.BasicProperties properties(MailMessage copy) {
     Map<String, Object> headers = new LinkedHashMap<>(copy.headers());
-    copy.from().ifPresent(from -> headers.put(FROM_HEADER, from.toString()));
-    copy.meta().forEach((name, value) -> headers.put(META_PREFIX + name, value));
+    copy.from().ifPresent(from -> headers.put(ForeignHeaders.FROM, from.toString()));
+    copy.meta().forEach((name, value) -> headers.put(ForeignHeaders.META_PREFIX + name, value));
     Date timestamp =
         copy.header(SystemHeaders.SENT_AT)
             .map(AmqpMessages::instant)
@@ -79,24 +77,8 @@ final class AmqpMessages {
         continue;
       }
       String value = plain(header.getValue());
-      if (!ForeignHeaders.isSafeName(name) || value == null || name.startsWith("x-")) {
+      if (name.startsWith("x-") || !ForeignHeaders.carry(copy, name, value, ours)) {
         dropped++;
-      } else if (name.startsWith(SystemHeaders.PREFIX)) {
-        if (!ours) {
-          dropped++; // a foreign producer cannot set our bookkeeping
-        } else if (name.equals(FROM_HEADER)) {
-          try {
-            copy.from(MailAddress.parse(value));
-          } catch (RuntimeException malformed) {
-            dropped++;
-          }
-        } else if (name.startsWith(META_PREFIX)) {
-          copy.meta(name.substring(META_PREFIX.length()), value);
-        } else {
-          copy.header(name, value);
-        }
-      } else {
-        copy.header(name, value);
       }
     }
     String messageId = plain(properties.getMessageId());

@@ -18,7 +18,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * <p>Out: the value is the body as UTF-8; the key is the message's {@value #ORDERING_KEY} header
  * when it has one (same key, same partition, so their order is kept), else none; the timestamp is
  * the send time; every header becomes a UTF-8 record header, with the sender's id as {@value
- * #MESSAGE_ID}, the sender address as {@value #FROM}, meta as {@code mbx-meta-<name>} and {@value
+ * #MESSAGE_ID}, the sender address as {@code mbx-from}, meta as {@code mbx-meta-<name>} and {@value
  * #PRODUCER} = {@code mailbox} to mark records we wrote.
  *
  * <p>In: a record of ours keeps all of that. A record from a foreign producer gets a fresh send id
@@ -31,8 +31,6 @@ final class KafkaRecords {
   static final String ORDERING_KEY = "ordering-key";
 
   static final String MESSAGE_ID = "mbx-message-id";
-  static final String FROM = "mbx-from";
-  static final String META_PREFIX = "mbx-meta-";
   static final String PRODUCER = "mbx-producer";
   private static final String OURS = "mailbox";
 
@@ -45,8 +43,9 @@ final class KafkaRecords {
     RecordHeaders headers = new RecordHeaders();
     copy.headers().forEach((name, value) -> headers.add(name, utf8(value)));
     headers.add(MESSAGE_ID, utf8(copy.id()));
-    copy.from().ifPresent(from -> headers.add(FROM, utf8(from.toString())));
-    copy.meta().forEach((name, value) -> headers.add(META_PREFIX + name, utf8(value)));
+    copy.from().ifPresent(from -> headers.add(ForeignHeaders.FROM, utf8(from.toString())));
+    copy.meta()
+        .forEach((name, value) -> headers.add(ForeignHeaders.META_PREFIX + name, utf8(value)));
     headers.add(PRODUCER, utf8(OURS));
     Long timestamp = copy.header(SystemHeaders.SENT_AT).map(KafkaRecords::epochMillis).orElse(null);
     byte[] key = copy.header(ORDERING_KEY).map(KafkaRecords::utf8).orElse(null);
@@ -63,27 +62,11 @@ final class KafkaRecords {
       if (ours && name.equals(PRODUCER)) {
         continue;
       }
-      if (!ForeignHeaders.isSafeName(name) || header.value() == null) {
-        dropped++;
-        continue;
-      }
-      String value = ForeignHeaders.plainText(text(header.value()));
-      if (!name.startsWith(SystemHeaders.PREFIX)) {
-        copy.header(name, value);
-      } else if (!ours) {
-        dropped++; // a foreign producer cannot set our bookkeeping
-      } else if (name.equals(MESSAGE_ID)) {
+      String value = header.value() == null ? null : ForeignHeaders.plainText(text(header.value()));
+      if (ours && name.equals(MESSAGE_ID)) {
         messageId = value;
-      } else if (name.equals(FROM)) {
-        try {
-          copy.from(MailAddress.parse(value));
-        } catch (RuntimeException malformed) {
-          dropped++;
-        }
-      } else if (name.startsWith(META_PREFIX)) {
-        copy.meta(name.substring(META_PREFIX.length()), value);
-      } else {
-        copy.header(name, value);
+      } else if (!ForeignHeaders.carry(copy, name, value, ours)) {
+        dropped++;
       }
     }
     if (!ours) {

@@ -7,7 +7,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -28,7 +27,6 @@ import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 
@@ -75,12 +73,11 @@ final class TopicReader implements AutoCloseable {
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
 
   // Owned by the poll thread:
-  private final Map<TopicPartition, OffsetWindow> windows = new HashMap<>();
+  private final PartitionCommits partitions;
   private final Deque<Pending> backlog = new ArrayDeque<>();
   private KafkaConsumer<byte[], byte[]> consumer;
 
   private volatile boolean running = true;
-  private volatile long settledNotCommitted;
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their retry
   private final AtomicLong settling = new AtomicLong(); // settled, not yet in a window
 
@@ -97,6 +94,7 @@ final class TopicReader implements AutoCloseable {
     this.read = read;
     this.hasReceivers = hasReceivers;
     this.push = push;
+    this.partitions = new PartitionCommits(topic, CLOSE_BOUND);
     this.dispatcher =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -123,7 +121,7 @@ final class TopicReader implements AutoCloseable {
 
   /** Records settled whose offsets are not committed yet (Kafka still counts them as lag). */
   long settledNotCommitted() {
-    return settledNotCommitted + settling.get();
+    return partitions.settledNotCommitted() + settling.get();
   }
 
   /** Unhandled records waiting for their retry (queued again, not in flight). */
@@ -170,8 +168,11 @@ final class TopicReader implements AutoCloseable {
     }
     tasks.add(
         () -> {
-          settleNow(pending);
-          count();
+          OffsetWindow window = partitions.window(pending.partition());
+          if (window != null) {
+            window.settled(pending.offset());
+          }
+          partitions.count();
           settling.decrementAndGet();
         });
   }
@@ -192,7 +193,7 @@ final class TopicReader implements AutoCloseable {
             tasks.add(
                 () -> {
                   waiting.decrementAndGet();
-                  if (windows.containsKey(pending.partition())) {
+                  if (partitions.holds(pending.partition())) {
                     backlog.addFirst(new Pending(pending.partition(), pending.offset(), copy));
                   } // else revoked meanwhile: the new owner reads it again
                 }));
@@ -243,8 +244,7 @@ final class TopicReader implements AutoCloseable {
         if (pushing) {
           pushBacklog();
         }
-        commitSettled(false);
-        count();
+        partitions.commitSettled(consumer, false);
       }
     } catch (WakeupException stopping) {
       // close() woke the poll up
@@ -254,7 +254,7 @@ final class TopicReader implements AutoCloseable {
       if (consumer != null) {
         try {
           runTasks();
-          commitSettled(true);
+          partitions.commitSettled(consumer, true);
         } catch (RuntimeException e) {
           LOG.log(Level.FINE, "Could not commit at close (redelivered later)", e);
         }
@@ -288,7 +288,7 @@ final class TopicReader implements AutoCloseable {
 
   /** Marks a record handed out; false for one of a partition no longer assigned. */
   private boolean handOut(Pending pending) {
-    OffsetWindow window = windows.get(pending.partition());
+    OffsetWindow window = partitions.window(pending.partition());
     if (window == null) {
       return false;
     }
@@ -303,7 +303,7 @@ final class TopicReader implements AutoCloseable {
       while (taken.size() < limit) {
         Pending next = backlog.pollFirst();
         if (next != null) {
-          OffsetWindow window = windows.get(next.partition());
+          OffsetWindow window = partitions.window(next.partition());
           if (window != null) { // else its partition was revoked: the new owner reads it
             window.handedOut(next.offset());
             window.settled(next.offset());
@@ -321,7 +321,7 @@ final class TopicReader implements AutoCloseable {
       if (!hasReceivers.getAsBoolean()) {
         consumer.pause(consumer.assignment());
       }
-      count();
+      partitions.count();
     }
     return taken;
   }
@@ -341,91 +341,30 @@ final class TopicReader implements AutoCloseable {
     return true;
   }
 
-  private void settleNow(Pending pending) {
-    OffsetWindow window = windows.get(pending.partition());
-    if (window != null) {
-      window.settled(pending.offset());
-    }
-  }
-
-  private void commitSettled(boolean sync) {
-    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    windows.forEach(
-        (partition, window) ->
-            window
-                .committable()
-                .ifPresent(upTo -> offsets.put(partition, new OffsetAndMetadata(upTo))));
-    commit(offsets, sync);
-  }
-
-  private void commit(Map<TopicPartition, OffsetAndMetadata> offsets, boolean sync) {
-    if (offsets.isEmpty()) {
-      return;
-    }
-    if (sync) {
-      consumer.commitSync(offsets, CLOSE_BOUND);
-      offsets.forEach((tp, at) -> committed(tp, at.offset()));
-    } else {
-      consumer.commitAsync(
-          offsets,
-          (done, failure) -> {
-            if (failure == null) {
-              done.forEach((tp, at) -> committed(tp, at.offset()));
-            } else {
-              LOG.fine(() -> "A commit of " + topic + " failed (retried): " + failure);
-            }
-          });
-    }
-  }
-
-  private void committed(TopicPartition partition, long offset) {
-    OffsetWindow window = windows.get(partition);
-    if (window != null) {
-      window.committed(offset);
-    }
-  }
-
-  private void count() {
-    long settled = 0;
-    for (OffsetWindow window : windows.values()) {
-      settled += window.settledNotCommitted();
-    }
-    settledNotCommitted = settled;
-  }
-
   /** Commits a revoked partition's settled prefix before it goes; forgets its records. */
   private final class Rebalance implements ConsumerRebalanceListener {
     @Override
-    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-      LOG.info(() -> "Group " + group + " takes back " + partitions + " from this server");
-      awaitSettlements(partitions);
-      Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-      for (TopicPartition partition : partitions) {
-        OffsetWindow window = windows.get(partition);
-        if (window != null) {
-          window
-              .committable()
-              .ifPresent(upTo -> offsets.put(partition, new OffsetAndMetadata(upTo)));
-        }
-      }
+    public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+      LOG.info(() -> "Group " + group + " takes back " + revoked + " from this server");
+      awaitSettlements(revoked);
       try {
-        commit(offsets, true);
+        partitions.commitBeforeRevoking(consumer, revoked);
       } catch (RuntimeException e) {
         LOG.log(Level.FINE, "Could not commit a revoked partition (redelivered)", e);
       }
-      forget(partitions);
+      forget(revoked);
     }
 
     @Override
-    public void onPartitionsLost(Collection<TopicPartition> partitions) {
-      forget(partitions);
+    public void onPartitionsLost(Collection<TopicPartition> lost) {
+      forget(lost);
     }
 
     @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-      LOG.info(() -> "Group " + group + " gives " + partitions + " to this server");
-      for (TopicPartition partition : partitions) {
-        windows.put(partition, new OffsetWindow(consumer.position(partition)));
+    public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+      LOG.info(() -> "Group " + group + " gives " + assigned + " to this server");
+      for (TopicPartition partition : assigned) {
+        partitions.assigned(partition, consumer.position(partition));
       }
     }
 
@@ -434,11 +373,11 @@ final class TopicReader implements AutoCloseable {
      * revoked partitions, so that the new owner does not get it a second time; what is still out
      * after it is redelivered there (at least once).
      */
-    private void awaitSettlements(Collection<TopicPartition> partitions) {
-      backlog.removeIf(p -> partitions.contains(p.partition()));
+    private void awaitSettlements(Collection<TopicPartition> revoked) {
+      backlog.removeIf(p -> revoked.contains(p.partition()));
       long deadline = System.nanoTime() + REVOKE_GRACE.toNanos();
       while (System.nanoTime() < deadline
-          && handedOut.values().stream().anyMatch(p -> partitions.contains(p.partition()))) {
+          && handedOut.values().stream().anyMatch(p -> revoked.contains(p.partition()))) {
         runTasks();
         try {
           Thread.sleep(5);
@@ -450,10 +389,10 @@ final class TopicReader implements AutoCloseable {
       runTasks();
     }
 
-    private void forget(Collection<TopicPartition> partitions) {
-      partitions.forEach(windows::remove);
-      backlog.removeIf(p -> partitions.contains(p.partition()));
-      handedOut.values().removeIf(p -> partitions.contains(p.partition()));
+    private void forget(Collection<TopicPartition> gone) {
+      partitions.forget(gone);
+      backlog.removeIf(p -> gone.contains(p.partition()));
+      handedOut.values().removeIf(p -> gone.contains(p.partition()));
     }
   }
 }

@@ -27,9 +27,10 @@ import org.apache.kafka.common.utils.Time;
  * test run from the Maven Central artifacts and stopped when the JVM ends. No Kafka is installed on
  * the machine and there is no Docker (../shared/PLATFORM.md, "Kafka for tests"). It logs where it
  * runs and how long it took to boot. {@link #restart} stops and starts it on the same ports and log
- * folder, for the broker-restart test.
+ * folder, for the broker-restart test. Published in this module's test jar: the server tests
+ * ({@code server-config}'s KafkaChannelsIT) start the same broker for Payara Micro.
  */
-final class KafkaBroker {
+public final class KafkaBroker {
   private static KafkaBroker shared;
 
   private final Path logDir;
@@ -54,7 +55,7 @@ final class KafkaBroker {
   }
 
   /** The broker of this test run, started on first use. */
-  static synchronized KafkaBroker shared() {
+  public static synchronized KafkaBroker shared() {
     if (shared == null) {
       try {
         shared = new KafkaBroker();
@@ -67,7 +68,7 @@ final class KafkaBroker {
     return shared;
   }
 
-  String bootstrapServers() {
+  public String bootstrapServers() {
     return "127.0.0.1:" + brokerPort;
   }
 
