@@ -105,7 +105,12 @@ class KafkaChannelsIT {
       traffic.close();
     }
     ConsoleApi console = new ConsoleApi(base, USERNAME, PASSWORD);
-    console.awaitEverythingDelivered(Duration.ofMinutes(2));
+    try {
+      console.awaitEverythingDelivered(Duration.ofMinutes(2));
+    } catch (AssertionError stuck) {
+      Path dump = MicroStartScript.threadDump(pid, DATA);
+      throw new AssertionError(stuck.getMessage() + " (the server's threads: " + dump + ")", stuck);
+    }
     String snapshot = console.get("/console/api/snapshot");
 
     // What the @Outgoing channel wrote, read by a plain consumer: the envelope as the value, our

@@ -1,6 +1,7 @@
 package io.mailbox.connector.provider.kafka;
 
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
@@ -9,7 +10,9 @@ import io.mailbox.connector.spi.Backoff;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
@@ -18,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,45 +32,38 @@ import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * The {@code kafka:} provider: Apache Kafka as the transport.
+ * The {@code kafka:} provider: Apache Kafka as the transport (docs/providers.md, "kafka:").
  *
- * <p><b>Mapping.</b> Every address is one topic ({@link TopicNames}); a post is one record,
- * acknowledged by Kafka ({@code acks=all}, idempotent producer) before the post returns. An address
- * is read by the consumer group {@code <kafkaDefaultGroup>:<topic>}: every server running the
- * product shares its partitions, as members of one group do. A group starts where the provider
- * first used the address (a post, a subscription or a fetch): what was posted before is never
- * replayed, what was posted after is kept for it, and a restart resumes from the committed offsets.
+ * <p>Every address is one topic ({@link TopicNames}); a post is one record, acknowledged by Kafka
+ * ({@code acks=all}, idempotent producer, {@link Publisher}) before it returns. An address is read
+ * by the consumer group {@code <kafkaDefaultGroup>:<topic>}, shared by every server, started where
+ * the provider first used the address ({@link ClusterLink#startGroup}). One {@link TopicReader} per
+ * address reads it here: subscribers get each record through the kernel's broadcast settlement
+ * (with what was posted while none was there); fetches take what the reader has not handed out,
+ * settled at once or under a lease ({@link LeasedRecords}).
  *
- * <p><b>Delivery.</b> Subscribers of an address in this process share one {@link TopicReader}; each
- * record goes to every local subscriber through the kernel's broadcast settlement, and subscribers
- * are also handed what was posted while none was there ({@code subscribers-take-backlog}). A fetch
- * takes records the reader has not handed out and settles them at once.
- *
- * <p><b>Dispositions on a log.</b> Handled: the record's offset may be committed — each partition
- * commits its contiguous settled prefix, never past an unsettled record. Unhandled: the record
- * stays unsettled (holding the commit back, so a crash or rebalance redelivers it) and is handed
- * out again after {@link #retryDelay} of its round; at {@code kafkaMaxDeliveries} it is
- * dead-lettered. Discard: the kernel's dead-letter record is written to the dead-letter address's
- * topic first, then the source is settled.
- *
- * <p><b>Not declared</b>, because a log cannot do them: leases and their recovery (a classic group
- * has one offset per partition, not one lock per record), peek, locate, removing one record, parked
- * records listed through the API (they go to {@code <topic>_parked}).
+ * <p>Dispositions on a log: handled lets the offset be committed (each partition's contiguous
+ * settled prefix); unhandled keeps the record unsettled, holding the commit back, and hands it out
+ * again later as the next round; at {@code kafkaMaxDeliveries} it is dead-lettered; discard writes
+ * the kernel's dead-letter record first, then settles the source. Not declared, because a log
+ * cannot do them: peek, locate, removing one record, parked records through the API (they go to
+ * {@code <topic>_parked}).
  */
 public final class KafkaProvider extends TransportBase
-    implements Enumerating, HandsBacklogToSubscribers {
+    implements Recovering, Enumerating, HandsBacklogToSubscribers {
   public static final String SCHEME = "kafka";
   private static final Logger LOG = Logger.getLogger(KafkaProvider.class.getName());
   private static final Duration FETCH_WAIT = Duration.ofSeconds(5);
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
   private static final Duration LAST_RETRY_DELAY = Duration.ofSeconds(30);
-  private static final String PARKED_SUFFIX = "_parked"; // '_p' never comes out of the escaping
 
   private final KafkaSettings settings;
   private final TopicNames names;
   private final Map<MailAddress, TopicReader> readers = new ConcurrentHashMap<>();
   private final Map<MailAddress, List<Receiver>> receivers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
+  private final LeasedRecords leased;
+  private final PeriodicTask sweeper; // hands expired leases' records out again
   private final AtomicLong droppedHeaders = new AtomicLong();
   private volatile ClusterLink cluster;
   private volatile Publisher publisher;
@@ -75,6 +72,13 @@ public final class KafkaProvider extends TransportBase
     super(clock, scheduler);
     this.settings = settings;
     this.names = new TopicNames(settings.topicPrefix());
+    this.leased = new LeasedRecords(readers::get, this::now, this::after);
+    this.sweeper =
+        new PeriodicTask(
+            "The kafka: lease sweep",
+            scheduler,
+            Duration.ofSeconds(1),
+            () -> leased.addresses().forEach(leased::reclaimExpired));
   }
 
   @Override
@@ -82,21 +86,18 @@ public final class KafkaProvider extends TransportBase
     return SCHEME;
   }
 
-  public KafkaSettings settings() {
-    return settings;
-  }
-
-  // ---- lifecycle -------------------------------------------------------------------------------
-
   @Override
   public void start() {
     cluster = new ClusterLink(settings, clock());
     publisher = new Publisher(KafkaClients.producer(settings), settings.publishTimeout());
+    sweeper.start();
   }
 
   @Override
   public void stop(boolean purge) {
+    sweeper.stop();
     readers.values().forEach(TopicReader::close);
+    leased.clear(); // their records were not committed: the group reads them again
     readers.clear();
     if (purge) {
       clearBacklog();
@@ -159,14 +160,63 @@ public final class KafkaProvider extends TransportBase
     return () -> present.remove(receiver);
   }
 
+  /**
+   * Records the reader has not handed out, oldest first. Without a lease they are settled at once;
+   * with one they stay unsettled under it (holding their partition's commit back) until they are
+   * settled, or the lease ends and they are handed out again as the next round. A record already
+   * delivered {@code kafkaMaxDeliveries} times is dead-lettered instead.
+   */
   @Override
   public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
-    List<MailMessage> taken = reader(address).take(limit, FETCH_WAIT);
-    if (!taken.isEmpty()) {
+    if (lease != null) {
+      reclaimExpired(address);
+    }
+    List<MailMessage> handedOut = new ArrayList<>();
+    for (MailMessage copy : reader(address).take(limit, FETCH_WAIT, lease == null)) {
+      int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
+      if (lease != null && overDeliveryCap(deliveredBefore)) {
+        giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
+        continue;
+      }
+      MailMessage out = handOut.apply(copy);
+      if (lease != null) {
+        leased.put(address, lease, out);
+      }
+      handedOut.add(out);
+    }
+    if (!handedOut.isEmpty()) {
       lastActivity.put(address, now());
     }
-    return taken.stream().map(handOut).toList();
+    return handedOut;
+  }
+
+  @Override
+  public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+    return leased.release(address, key, leaseId);
+  }
+
+  @Override
+  public List<InFlightCopy> inFlightCopies(MailAddress address, int limit) {
+    return leased.inFlight(address, limit);
+  }
+
+  @Override
+  public long reclaimExpired(MailAddress address) {
+    return leased.reclaimExpired(address);
+  }
+
+  /** Runs {@code task} after {@code delay}: on the scheduler, or at once for no delay. */
+  private void after(Duration delay, Runnable task) {
+    if (!delay.isZero()) {
+      scheduler().schedule(delay, task);
+    } else {
+      task.run();
+    }
+  }
+
+  private boolean overDeliveryCap(int deliveredBefore) {
+    return settings.maxDeliveries() > 0 && deliveredBefore >= settings.maxDeliveries();
   }
 
   private TopicReader reader(MailAddress address) {
@@ -215,7 +265,7 @@ public final class KafkaProvider extends TransportBase
   private void deliver(MailAddress address, MailMessage copy) {
     lastActivity.put(address, now());
     int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
-    if (settings.maxDeliveries() > 0 && deliveredBefore >= settings.maxDeliveries()) {
+    if (overDeliveryCap(deliveredBefore)) {
       giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
       return;
     }
@@ -269,12 +319,11 @@ public final class KafkaProvider extends TransportBase
     if (reader == null) {
       return false;
     }
+    // A fetcher's unhandled copy comes back at once (the fetcher paces itself, as on amqp:); a
+    // subscriber's after the retry delay of its round.
     int round = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 1);
-    return reader.retryLater(
-        copy.sendId().orElseThrow(),
-        copy,
-        retryDelay(round),
-        (delay, task) -> scheduler().schedule(delay, task));
+    Duration delay = receiversOf(address).isEmpty() ? Duration.ZERO : retryDelay(round);
+    return reader.retryLater(copy.sendId().orElseThrow(), copy, delay, this::after);
   }
 
   /** 1 s after the first round, doubling, at most 30 s. */
@@ -285,7 +334,7 @@ public final class KafkaProvider extends TransportBase
   /** The end of a dead-letter chain: written to {@code <topic>_parked}, never read back. */
   @Override
   public void park(MailAddress address, MailMessage record) {
-    String parked = names.topic(address) + PARKED_SUFFIX;
+    String parked = names.parkedTopic(address);
     cluster.ensureTopic(address, parked, "(none: parked records are not read)");
     publisher.publishAll(List.of(address), List.of(parked), List.of(record));
     LOG.warning(() -> "Parked " + record + " in Kafka topic " + parked);
@@ -307,8 +356,6 @@ public final class KafkaProvider extends TransportBase
     return dropped;
   }
 
-  // ---- status ----------------------------------------------------------------------------------
-
   @Override
   public AddressStatus status(MailAddress address) {
     TopicReader reader = readers.get(address);
@@ -317,6 +364,7 @@ public final class KafkaProvider extends TransportBase
             address,
             reader,
             broadcastsInFlight(address),
+            leased.census(address),
             receiversOf(address).size(),
             droppedHeaders.get(),
             lastActivity.get(address));
@@ -327,11 +375,7 @@ public final class KafkaProvider extends TransportBase
   public List<AddressStatus> enumerate() {
     Set<MailAddress> listed = new TreeSet<>(known());
     try {
-      for (String topic : cluster.ownedTopics()) {
-        if (!topic.endsWith(PARKED_SUFFIX)) {
-          names.address(topic).ifPresent(listed::add);
-        }
-      }
+      cluster.ownedTopics().forEach(topic -> names.address(topic).ifPresent(listed::add));
     } catch (MailboxException unreachable) {
       LOG.fine(() -> "Kafka topics not listed: " + unreachable.getMessage());
     }

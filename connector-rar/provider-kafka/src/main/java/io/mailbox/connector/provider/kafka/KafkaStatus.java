@@ -5,6 +5,7 @@ import static io.mailbox.connector.provider.kafka.KafkaProvider.SCHEME;
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.spi.LeaseTable;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,8 +13,9 @@ import java.util.Map;
 /**
  * What an operator sees of a {@code kafka:} address: unread = the default group's lag (records not
  * committed) less what this process handed out or settled and has not committed yet; in flight =
- * records handed out here and not settled, plus broadcasts being settled. Offline while the cluster
- * does not answer its (cached, bounded) probe; unknown when the topic does not exist.
+ * records handed out here and not settled (leased fetches included; overdue leases counted apart),
+ * plus broadcasts being settled. Offline while the cluster does not answer its (cached, bounded)
+ * probe; unknown when the topic does not exist.
  */
 final class KafkaStatus {
   private final ClusterLink cluster;
@@ -30,6 +32,7 @@ final class KafkaStatus {
       MailAddress address,
       TopicReader reader,
       long broadcasts,
+      LeaseTable.Census leased,
       int subscribers,
       long droppedHeaders,
       Instant lastActivity) {
@@ -41,6 +44,7 @@ final class KafkaStatus {
     extensions.put(SCHEME + ".topic", topic);
     extensions.put(SCHEME + ".group", group);
     extensions.put(SCHEME + ".subscriberCount", subscribers);
+    extensions.put(SCHEME + ".overdueInFlightCount", leased.overdue());
     extensions.put(SCHEME + ".droppedHeaders", droppedHeaders);
     extensions.put(SCHEME + ".waitingForRetryCount", reader == null ? 0 : reader.waitingForRetry());
     if (cluster == null || !cluster.reachable()) {

@@ -12,14 +12,19 @@ import java.util.Optional;
  * prefix ({@code mailbox.} by default) plus its mailbox, each character outside {@code
  * [a-zA-Z0-9.-]} written as {@code _} and two hex digits per UTF-8 byte: {@code
  * mailbox.orders_40shop_2Fplaced}. {@code _} itself is escaped too ({@code _5F}), so the mapping is
- * injective and {@link #address} reads it back. An address whose topic would not fit is refused
- * with {@code MBX-1001} before anything reaches the broker.
+ * injective and {@link #address} reads it back. An address whose topic would not fit (with room for
+ * its parked topic, {@code <topic>_parked}) is refused with {@code MBX-1001} before anything
+ * reaches the broker.
  *
  * <p>A consumer group derived for an address is {@code <defaultGroup>:<topic>}: the colon cannot
  * appear in a topic, so the pair can be split again.
  */
 final class TopicNames {
   static final int MAX_CHARS = 249;
+
+  /** Where the end of an address's dead-letter chain is kept; {@code _p} is never an escape. */
+  static final String PARKED_SUFFIX = "_parked";
+
   private static final char ESCAPE = '_';
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -36,7 +41,7 @@ final class TopicNames {
   /** The topic of {@code address}; refuses one Kafka could not name. */
   String topic(MailAddress address) {
     String topic = prefix + escape(address.mailbox());
-    if (topic.length() > MAX_CHARS) {
+    if (topic.length() + PARKED_SUFFIX.length() > MAX_CHARS) {
       String shown = address.toString();
       if (shown.length() > 80) {
         shown = shown.substring(0, 77) + "...";
@@ -47,17 +52,30 @@ final class TopicNames {
               + shown
               + " cannot be used: its topic name would be "
               + topic.length()
-              + " characters and Kafka allows "
+              + " characters, and Kafka allows "
               + MAX_CHARS
+              + " with the "
+              + PARKED_SUFFIX.length()
+              + " of its parked topic ("
+              + PARKED_SUFFIX
+              + ")"
               + "; shorten the user, host or path (characters outside a-z, A-Z, 0-9, '.' and '-'"
               + " take three each).");
     }
     return topic;
   }
 
-  /** The address a topic of ours stands for, or empty for a topic without our prefix. */
+  /** The topic where {@code address}'s parked records are kept. */
+  String parkedTopic(MailAddress address) {
+    return topic(address) + PARKED_SUFFIX;
+  }
+
+  /**
+   * The address a topic of ours stands for; empty for a topic without our prefix, and for a parked
+   * topic.
+   */
   Optional<MailAddress> address(String topic) {
-    if (!topic.startsWith(prefix)) {
+    if (!topic.startsWith(prefix) || topic.endsWith(PARKED_SUFFIX)) {
       return Optional.empty();
     }
     try {
