@@ -50,6 +50,9 @@ public final class ForeignHeaders {
         return false;
       }
     } else if (name.startsWith(META_PREFIX)) {
+      if (name.length() == META_PREFIX.length()) {
+        return false; // a meta entry needs a name
+      }
       copy.meta(name.substring(META_PREFIX.length()), value);
     } else {
       copy.header(name, value);

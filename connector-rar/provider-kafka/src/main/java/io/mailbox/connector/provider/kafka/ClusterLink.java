@@ -26,7 +26,9 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -182,9 +184,14 @@ final class ClusterLink implements AutoCloseable {
       ends(fresh).forEach((tp, end) -> start.put(tp, new OffsetAndMetadata(end)));
       try {
         call(admin.alterConsumerGroupOffsets(group, start).all());
-      } catch (MailboxException membersPresent) {
-        // A member joined in between: it started the group itself (auto.offset.reset=latest).
-        LOG.fine(() -> "Group " + group + " was started by a member: " + membersPresent);
+      } catch (MailboxException e) {
+        if (!(e.getCause() instanceof UnknownMemberIdException
+            || e.getCause() instanceof GroupNotEmptyException)) {
+          throw e; // not started: the next post or read tries again
+        }
+        // A member joined in between and holds the partitions: it read from the committed
+        // offsets, or from the earliest record where there were none — nothing is skipped.
+        LOG.fine(() -> "Group " + group + " has members already: " + e.getMessage());
       }
     }
     startedGroups.add(topic);

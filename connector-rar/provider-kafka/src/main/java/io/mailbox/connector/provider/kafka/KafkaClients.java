@@ -43,7 +43,7 @@ final class KafkaClients {
 
   /**
    * A member of {@code group} (the classic protocol) that commits only what the provider tells it
-   * to, and starts a partition without a committed offset at its end.
+   * to, and starts a partition without a committed offset at its earliest record.
    */
   static KafkaConsumer<byte[], byte[]> consumer(KafkaSettings settings, String group) {
     Properties properties = new Properties();
@@ -51,7 +51,11 @@ final class KafkaClients {
     properties.put(ConsumerConfig.GROUP_ID_CONFIG, group);
     properties.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+    // Where a partition without a usable committed offset starts. New groups get their offsets
+    // from ClusterLink.startGroup (the end, at first use); this only applies when those are gone
+    // (expired, deleted records, partitions added): the earliest record, so that such a case
+    // redelivers instead of skipping records nobody read.
+    properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
     properties.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
     properties.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000);

@@ -153,9 +153,9 @@ public final class KafkaProvider extends TransportBase
 
   @Override
   public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
+    reader(address); // first: a missing topic or an absent cluster fails before anything is kept
     List<Receiver> present = receivers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
     present.add(receiver);
-    reader(address);
     lastActivity.putIfAbsent(address, now());
     return () -> present.remove(receiver);
   }
@@ -242,7 +242,7 @@ public final class KafkaProvider extends TransportBase
   }
 
   private MailMessage read(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
-    KafkaRecords.Received received = KafkaRecords.read(address, record);
+    KafkaRecords.Received received = KafkaRecords.readSafely(address, record);
     if (received.droppedHeaders() > 0) {
       droppedHeaders.addAndGet(received.droppedHeaders());
       LOG.fine(

@@ -81,12 +81,40 @@ final class KafkaRecords {
     return new Received(copy.build(), dropped);
   }
 
+  /** {@link #read}, or {@link #bare} for a record whose headers cannot be read. */
+  static Received readSafely(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
+    try {
+      return read(address, record);
+    } catch (RuntimeException unreadable) {
+      return bare(address, record);
+    }
+  }
+
+  /**
+   * What a record becomes when its headers cannot be read (a value our own types refuse): its body
+   * under a fresh send id, every header dropped and counted — delivered, never the reader's end.
+   */
+  static Received bare(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
+    String key = Ids.next();
+    MailMessage copy =
+        MailMessage.to(address)
+            .id(key)
+            .body(text(record.value()))
+            .header(SystemHeaders.SEND_ID, key)
+            .header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString())
+            .build();
+    return new Received(copy, record.headers().toArray().length);
+  }
+
   private static boolean isOurs(ConsumerRecord<byte[], byte[]> record) {
     Header marker = record.headers().lastHeader(PRODUCER);
+    Header sendId = record.headers().lastHeader(SystemHeaders.SEND_ID);
     return marker != null
         && marker.value() != null
         && OURS.equals(text(marker.value()))
-        && record.headers().lastHeader(SystemHeaders.SEND_ID) != null;
+        && sendId != null
+        && sendId.value() != null
+        && !text(sendId.value()).isBlank();
   }
 
   private static Long epochMillis(String instant) {

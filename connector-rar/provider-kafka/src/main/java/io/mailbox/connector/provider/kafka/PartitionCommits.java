@@ -37,6 +37,11 @@ final class PartitionCommits {
     return windows.containsKey(partition);
   }
 
+  /** The partitions held now (a copy). */
+  java.util.List<TopicPartition> held() {
+    return java.util.List.copyOf(windows.keySet());
+  }
+
   /** The group gave this member {@code partition}; its next record is at {@code position}. */
   void assigned(TopicPartition partition, long position) {
     windows.put(partition, new OffsetWindow(position));

@@ -1,22 +1,17 @@
 package io.mailbox.connector.provider.kafka;
 
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.spi.Backoff;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -39,7 +34,10 @@ import org.apache.kafka.common.errors.WakeupException;
  * partitions until subscribers catch up.
  *
  * <p><b>Fetch.</b> Without subscribers the partitions are paused (the consumer stays in the group);
- * {@link #take} resumes them for one bounded read. A fetch settles what it takes at once.
+ * {@link #take} resumes them for one bounded read ({@link Fetches}).
+ *
+ * <p><b>Failures.</b> A consumer that fails (not the stop) is closed and replaced after a pause
+ * that doubles up to 30 s; what it held is read again from the committed offsets.
  *
  * <p><b>Commits.</b> Each partition's {@link OffsetWindow} commits the settled prefix. A revoked
  * partition's prefix is committed synchronously before it goes, and its unsettled records are
@@ -54,7 +52,7 @@ final class TopicReader implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(TopicReader.class.getName());
   private static final Duration POLL = Duration.ofMillis(100);
   private static final Duration CLOSE_BOUND = Duration.ofSeconds(10);
-  private static final Duration END_OFFSETS_BOUND = Duration.ofSeconds(2);
+  private static final Duration MAX_RESTART_PAUSE = Duration.ofSeconds(30);
 
   /** A record read into a copy, with where it lives. */
   record Pending(TopicPartition partition, long offset, MailMessage copy) {}
@@ -67,13 +65,16 @@ final class TopicReader implements AutoCloseable {
   private final Consumer<MailMessage> push;
   private final Thread thread;
   private final ExecutorService dispatcher;
+  // Settlements and retries for the poll thread, and fetches apart: a rebalance's grace runs only
+  // the former (a fetch polls, which must not happen inside a rebalance callback).
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  private final Fetches fetches = new Fetches(this);
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
 
   // Owned by the poll thread:
   private final PartitionCommits partitions;
   private final Deque<Pending> backlog = new ArrayDeque<>();
-  private KafkaConsumer<byte[], byte[]> consumer;
+  private volatile KafkaConsumer<byte[], byte[]> consumer;
 
   private volatile boolean running = true;
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their retry
@@ -108,10 +109,6 @@ final class TopicReader implements AutoCloseable {
     thread.start();
   }
 
-  String group() {
-    return group;
-  }
-
   /** Whether the record of copy {@code key} is handed out by this reader and not settled. */
   boolean holds(String key) {
     return handedOut.containsKey(key);
@@ -136,31 +133,10 @@ final class TopicReader implements AutoCloseable {
 
   /**
    * Up to {@code limit} records not handed out yet, oldest first; waits at most {@code wait} for
-   * the group to be joined and the partitions read up to their end. With {@code settleAtOnce} (an
-   * auto-ack fetch) they are settled as they are taken; else they stay handed out, holding their
-   * partition's commit back, until {@link #settle} or {@link #retryLater} (a leased fetch).
+   * the group to be joined and the partitions read up to their end ({@link Fetches#take}).
    */
   List<MailMessage> take(int limit, Duration wait, boolean settleAtOnce) {
-    CompletableFuture<List<MailMessage>> taken = new CompletableFuture<>();
-    Instant deadline = Instant.now().plus(wait);
-    tasks.add(
-        () -> {
-          try {
-            taken.complete(takeNow(limit, deadline, settleAtOnce));
-          } catch (RuntimeException e) {
-            taken.completeExceptionally(e);
-          }
-        });
-    try {
-      return taken.get(wait.toMillis() + CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      throw (RuntimeException) e.getCause();
-    } catch (TimeoutException e) {
-      return List.of();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return List.of();
-    }
+    return fetches.take(limit, wait, settleAtOnce);
   }
 
   /** A handed-out copy is done (handled, or stored elsewhere): its offset may be committed. */
@@ -229,42 +205,82 @@ final class TopicReader implements AutoCloseable {
 
   // ---- the poll thread -------------------------------------------------------------------------
 
+  /**
+   * The poll loop. A failure that is not the stop (a rebalance callback timing out, the cluster
+   * refusing the consumer) closes the consumer, forgets what it held (its records are read again
+   * from the committed offsets) and starts a new one after a pause that doubles up to 30 s: the
+   * reader never dies while its address is in use.
+   */
   private void run() {
+    int failures = 0;
+    while (running) {
+      long started = System.nanoTime();
+      try {
+        consumer = consumers.apply(group);
+        consumer.subscribe(List.of(topic), new RebalanceListener(this, group));
+        pollUntilStopped();
+      } catch (WakeupException stopping) {
+        // close() woke the poll up
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "The Kafka reader of " + topic + " failed; starting it again", e);
+      } finally {
+        closeConsumer();
+      }
+      if (running) {
+        boolean ranAWhile = System.nanoTime() - started > Duration.ofMinutes(1).toNanos();
+        failures = ranAWhile ? 1 : failures + 1;
+        sleep(Backoff.after(failures, Duration.ofSeconds(1), MAX_RESTART_PAUSE));
+      }
+    }
+  }
+
+  private void pollUntilStopped() {
+    while (running) {
+      runTasks();
+      fetches.runQueued();
+      boolean pushing = hasReceivers.getAsBoolean();
+      if (pushing) {
+        pushBacklog();
+      }
+      boolean wantMore = pushing && backlog.isEmpty() && unsettled() < MAX_UNSETTLED;
+      if (wantMore) {
+        consumer.resume(consumer.assignment());
+      } else {
+        consumer.pause(consumer.assignment());
+      }
+      pollInto(POLL);
+      if (pushing) {
+        pushBacklog();
+      }
+      partitions.commitSettled(consumer, false);
+    }
+  }
+
+  /** Commits what is settled (bounded) and leaves the group; forgets every partition. */
+  private void closeConsumer() {
+    if (consumer == null) {
+      return;
+    }
     try {
-      consumer = consumers.apply(group);
-      consumer.subscribe(List.of(topic), new RebalanceListener(this, group));
-      while (running) {
-        runTasks();
-        boolean pushing = hasReceivers.getAsBoolean();
-        if (pushing) {
-          pushBacklog();
-        }
-        boolean wantMore = pushing && backlog.isEmpty() && handedOut.size() < MAX_UNSETTLED;
-        if (wantMore) {
-          consumer.resume(consumer.assignment());
-        } else {
-          consumer.pause(consumer.assignment());
-        }
-        pollInto(POLL);
-        if (pushing) {
-          pushBacklog();
-        }
-        partitions.commitSettled(consumer, false);
-      }
-    } catch (WakeupException stopping) {
-      // close() woke the poll up
+      runTasks();
+      partitions.commitSettled(consumer, true);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "The Kafka reader of " + topic + " stopped", e);
-    } finally {
-      if (consumer != null) {
-        try {
-          runTasks();
-          partitions.commitSettled(consumer, true);
-        } catch (RuntimeException e) {
-          LOG.log(Level.FINE, "Could not commit at close (redelivered later)", e);
-        }
-        consumer.close(CLOSE_BOUND);
-      }
+      LOG.log(Level.FINE, "Could not commit at close (redelivered later)", e);
+    }
+    try {
+      consumer.close(CLOSE_BOUND);
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "The consumer of " + topic + " did not close cleanly", e);
+    }
+    forget(partitions.held());
+    consumer = null;
+  }
+
+  private static void sleep(Duration pause) {
+    try {
+      Thread.sleep(pause.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -282,8 +298,13 @@ final class TopicReader implements AutoCloseable {
     }
   }
 
+  /** Handed out and not settled, or waiting for a retry: what holds commits back. */
+  private long unsettled() {
+    return handedOut.size() + waiting.get();
+  }
+
   private void pushBacklog() {
-    while (!backlog.isEmpty() && handedOut.size() < MAX_UNSETTLED) {
+    while (!backlog.isEmpty() && unsettled() < MAX_UNSETTLED) {
       Pending next = backlog.pollFirst();
       if (handOut(next)) {
         dispatcher.execute(() -> push.accept(next.copy()));
@@ -292,7 +313,7 @@ final class TopicReader implements AutoCloseable {
   }
 
   /** Marks a record handed out; false for one of a partition no longer assigned. */
-  private boolean handOut(Pending pending) {
+  boolean handOut(Pending pending) {
     OffsetWindow window = partitions.window(pending.partition());
     if (window == null) {
       return false;
@@ -302,59 +323,44 @@ final class TopicReader implements AutoCloseable {
     return true;
   }
 
-  private List<MailMessage> takeNow(int limit, Instant deadline, boolean settleAtOnce) {
-    List<MailMessage> taken = new ArrayList<>();
-    try {
-      while (taken.size() < limit) {
-        Pending next = backlog.pollFirst();
-        if (next != null) {
-          if (handOut(next)) { // else its partition was revoked: the new owner reads it
-            if (settleAtOnce) {
-              handedOut.remove(next.copy().sendId().orElseThrow());
-              partitions.window(next.partition()).settled(next.offset());
-            }
-            taken.add(next.copy());
-          }
-          continue;
-        }
-        if (caughtUp() || !Instant.now().isBefore(deadline)) {
-          break;
-        }
-        consumer.resume(consumer.assignment());
-        pollInto(Duration.ofMillis(50));
-      }
-    } finally {
-      if (!hasReceivers.getAsBoolean()) {
-        consumer.pause(consumer.assignment());
-      }
-      partitions.count();
-    }
-    return taken;
+  // ---- for fetches (on the poll thread) --------------------------------------------------------
+
+  /** The next polled record not handed out yet, or null. */
+  Pending nextQueued() {
+    return backlog.pollFirst();
   }
 
-  /**
-   * Joined, with every assigned partition read up to its end as the broker reports it now (one
-   * round trip). Not the consumer's {@code currentLag}: that is the high watermark of the last
-   * fetch, which stays stale while the partitions are paused between fetches — a fetch then found
-   * nothing forever (measured on Payara Micro: 158 records never handed out).
-   */
-  private boolean caughtUp() {
-    Collection<TopicPartition> assigned = consumer.assignment();
-    if (assigned.isEmpty()) {
-      return false;
+  /** Puts a record taken for a fetch back at the head of the backlog, still unsettled. */
+  void putBack(Pending pending) {
+    handedOut.remove(pending.copy().sendId().orElseThrow());
+    backlog.addFirst(pending);
+  }
+
+  /** Settles a record an auto-ack fetch took. */
+  void settleTaken(Pending pending) {
+    handedOut.remove(pending.copy().sendId().orElseThrow());
+    OffsetWindow window = partitions.window(pending.partition());
+    if (window != null) {
+      window.settled(pending.offset());
     }
-    try {
-      Map<TopicPartition, Long> ends = consumer.endOffsets(assigned, END_OFFSETS_BOUND);
-      for (TopicPartition partition : assigned) {
-        Long end = ends.get(partition);
-        if (end == null || consumer.position(partition, END_OFFSETS_BOUND) < end) {
-          return false;
-        }
-      }
-      return true;
-    } catch (RuntimeException notKnownNow) {
-      return false; // keep reading until the fetch's deadline
+  }
+
+  /** Reads what the (resumed) partitions have, for at most {@code timeout}. */
+  void pollFor(Duration timeout) {
+    consumer.resume(consumer.assignment());
+    pollInto(timeout);
+  }
+
+  /** After a fetch: paused again unless subscribers are there (they keep reading). */
+  void fetchDone() {
+    if (running && !hasReceivers.getAsBoolean()) {
+      consumer.pause(consumer.assignment());
     }
+    partitions.count();
+  }
+
+  String topic() {
+    return topic;
   }
 
   // ---- for the rebalance listener (on the poll thread) ----------------------------------------

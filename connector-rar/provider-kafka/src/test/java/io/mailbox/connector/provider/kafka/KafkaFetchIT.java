@@ -58,11 +58,48 @@ class KafkaFetchIT {
     assertThat(received).doesNotHaveDuplicates();
   }
 
-  private MailboxProvider provider() {
-    KafkaSettings settings =
+  @Test
+  void aSubscriptionRefusedForAMissingTopicLeavesNoSubscriberBehind() throws Exception {
+    MailAddress later =
+        MailAddress.parse(
+            "kafka://billing@shop/later-" + UUID.randomUUID().toString().substring(0, 8));
+    KafkaSettings noCreation =
         KafkaSettings.defaults()
             .withBootstrapServers(KafkaBroker.shared().bootstrapServers())
-            .withTopicCreation(1);
+            .withUnknownTopicBudget(Duration.ZERO);
+    MailboxProvider strict = started(noCreation);
+    List<String> zombie = new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                strict.subscribe(
+                    later,
+                    io.mailbox.connector.kernel.MailboxSubscriber.of(m -> zombie.add(m.id()))))
+        .hasMessageStartingWith(io.mailbox.connector.api.ErrorCode.UNKNOWN_TOPIC.code());
+
+    MailboxProvider creating = provider(); // creates the topic with its first post
+    creating.post(MailMessage.to(later).id("after").body("{}").build());
+    List<String> live = new java.util.concurrent.CopyOnWriteArrayList<>();
+    strict.subscribe(
+        later, io.mailbox.connector.kernel.MailboxSubscriber.of(m -> live.add(m.id())));
+    creating.post(MailMessage.to(later).id("second").body("{}").build());
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+    while (live.isEmpty() && Instant.now().isBefore(deadline)) {
+      Thread.sleep(100);
+    }
+    Thread.sleep(500);
+
+    assertThat(live).as("the subscription made once the topic exists").isNotEmpty();
+    assertThat(zombie).as("the refused subscription receives nothing").isEmpty();
+  }
+
+  private MailboxProvider provider() {
+    return started(
+        KafkaSettings.defaults()
+            .withBootstrapServers(KafkaBroker.shared().bootstrapServers())
+            .withTopicCreation(1));
+  }
+
+  private MailboxProvider started(KafkaSettings settings) {
     MailboxProvider provider =
         MailboxProvider.of(new KafkaProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();

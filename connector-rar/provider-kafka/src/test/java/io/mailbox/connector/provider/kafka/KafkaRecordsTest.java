@@ -126,4 +126,40 @@ class KafkaRecordsTest {
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
+
+  @Test
+  void aRecordThatPosesAsOursWithoutASendIdIsReadAsForeignWithAFreshOne() {
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("mbx-producer", "mailbox".getBytes(StandardCharsets.UTF_8));
+    headers.add(SystemHeaders.SEND_ID, null);
+    headers.add("mbx-meta-", "x".getBytes(StandardCharsets.UTF_8));
+    ProducerRecord<byte[], byte[]> poison =
+        new ProducerRecord<>(
+            "mailbox.t", null, 5L, null, "{}".getBytes(StandardCharsets.UTF_8), headers);
+
+    KafkaRecords.Received read = KafkaRecords.readSafely(INBOX, received(poison));
+
+    assertThat(read.copy().sendId()).isPresent().get().asString().isNotBlank();
+    assertThat(read.copy().body()).isEqualTo("{}");
+    assertThat(read.droppedHeaders()).isPositive();
+  }
+
+  @Test
+  void ourOwnRecordWithAMetaHeaderWithoutANameDropsOnlyThatHeader() {
+    MailMessage copy =
+        MailMessage.to(INBOX)
+            .id("m-1")
+            .body("{}")
+            .header(SystemHeaders.SEND_ID, "send-2")
+            .header(SystemHeaders.SENT_AT, "2026-12-01T10:00:00Z")
+            .build();
+    ProducerRecord<byte[], byte[]> record = KafkaRecords.record("mailbox.t", copy);
+    record.headers().add("mbx-meta-", "x".getBytes(StandardCharsets.UTF_8));
+
+    KafkaRecords.Received read = KafkaRecords.readSafely(INBOX, received(record));
+
+    assertThat(read.copy().sendId()).contains("send-2");
+    assertThat(read.copy().meta()).isEmpty();
+    assertThat(read.droppedHeaders()).isEqualTo(1);
+  }
 }
