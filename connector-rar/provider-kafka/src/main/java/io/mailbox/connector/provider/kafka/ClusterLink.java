@@ -27,6 +27,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -42,6 +43,7 @@ final class ClusterLink implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(ClusterLink.class.getName());
   private static final Duration CALL_BOUND = Duration.ofSeconds(5);
   private static final Duration PROBE_BOUND = Duration.ofSeconds(2);
+  private static final Duration FRESH_TOPIC_BOUND = Duration.ofSeconds(5);
 
   private final KafkaSettings settings;
   private final Clock clock;
@@ -175,6 +177,23 @@ final class ClusterLink implements AutoCloseable {
     if (startedGroups.contains(topic)) {
       return;
     }
+    // A topic created a moment ago may not be in the metadata of every broker yet (its partitions
+    // unknown, no leader): that answer is retried for a short while, as Kafka's own clients do.
+    Instant deadline = clock.instant().plus(FRESH_TOPIC_BOUND);
+    while (true) {
+      try {
+        startGroupNow(topic, group);
+        return;
+      } catch (MailboxException e) {
+        if (!(e.getCause() instanceof RetriableException) || clock.instant().isAfter(deadline)) {
+          throw e;
+        }
+        sleep(50);
+      }
+    }
+  }
+
+  private void startGroupNow(String topic, String group) {
     Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
     List<TopicPartition> partitions = partitions(topic);
     List<TopicPartition> fresh =

@@ -53,6 +53,9 @@ final class KafkaStatus {
           address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
     }
     extensions.put(SCHEME + ".reachable", true);
+    // Read before and after the lag: a commit landing while the admin calls run makes the lag the
+    // old or the new one, and the larger count covers both (else a settled record shows unread).
+    long notCommittedBefore = notCommitted(reader);
     long lag = cluster.lag(topic, group);
     if (lag < 0) {
       return lastActivity == null
@@ -60,7 +63,7 @@ final class KafkaStatus {
           : new AddressStatus(
               address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
     }
-    long notCommitted = handedOut + (reader == null ? 0 : reader.settledNotCommitted());
+    long notCommitted = Math.max(notCommittedBefore, notCommitted(reader));
     extensions.put(SCHEME + ".lag", lag);
     return new AddressStatus(
         address,
@@ -70,5 +73,10 @@ final class KafkaStatus {
         inFlight,
         lastActivity,
         extensions);
+  }
+
+  /** Handed out, then settled: read in this order, a record moving between them counts twice. */
+  private static long notCommitted(TopicReader reader) {
+    return reader == null ? 0 : reader.inFlight() + reader.settledNotCommitted();
   }
 }
