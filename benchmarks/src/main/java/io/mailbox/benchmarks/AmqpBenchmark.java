@@ -9,8 +9,6 @@ import com.rabbitmq.client.Envelope;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.MailboxProvider;
-import io.mailbox.connector.kernel.MailboxSubscriber;
-import io.mailbox.connector.kernel.Subscription;
 import io.mailbox.connector.provider.amqp.AmqpProvider;
 import io.mailbox.connector.provider.amqp.AmqpSettings;
 import io.mailbox.connector.spi.ExecutorScheduler;
@@ -18,12 +16,9 @@ import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code amqp:} against raw {@code amqp-client} on the local RabbitMQ, side by side in one run, on
@@ -86,13 +81,13 @@ public final class AmqpBenchmark {
         purge(raw, publishAddress);
         double rawSameWire = rawPublish(raw, publishAddress.mailbox(), messages, batch, true);
         purge(raw, publishAddress);
-        double ourPublish = providerPublish(provider, publishAddress, messages, batch);
+        double ourPublish = ProviderBench.publish(provider, publishAddress, messages, batch, BODY);
         purge(raw, publishAddress);
 
-        providerPublish(provider, consumeAddress, messages, batch);
+        ProviderBench.publish(provider, consumeAddress, messages, batch, BODY);
         double rawConsume = rawConsume(raw, consumeAddress.mailbox(), messages);
-        providerPublish(provider, consumeAddress, messages, batch);
-        double ourConsume = providerConsume(provider, consumeAddress, messages);
+        ProviderBench.publish(provider, consumeAddress, messages, batch, BODY);
+        double ourConsume = ProviderBench.consume(provider, consumeAddress, messages);
         purge(raw, consumeAddress);
 
         double rawOneByOne = rawPublish(raw, relayAddress.mailbox(), relayRows, 1, true);
@@ -195,21 +190,6 @@ public final class AmqpBenchmark {
         .build();
   }
 
-  private static double providerPublish(
-      MailboxProvider provider, MailAddress address, int count, int batch) {
-    long start = System.nanoTime();
-    for (int sent = 0; sent < count; ) {
-      int n = Math.min(batch, count - sent);
-      List<MailMessage> call = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        call.add(MailMessage.to(address).id("m-" + (sent + i)).body(BODY).build());
-      }
-      provider.postAll(call);
-      sent += n;
-    }
-    return count / OutboxBench.seconds(start);
-  }
-
   // ---- consume ---------------------------------------------------------------------------------
 
   private static double rawConsume(Connection connection, String queue, int count)
@@ -242,27 +222,6 @@ public final class AmqpBenchmark {
       channel.basicCancel(tag);
       return rate;
     }
-  }
-
-  private static double providerConsume(MailboxProvider provider, MailAddress address, int count)
-      throws Exception {
-    CountDownLatch done = new CountDownLatch(count);
-    AtomicInteger seen = new AtomicInteger();
-    long start = System.nanoTime();
-    Subscription subscription =
-        provider.subscribe(
-            address,
-            MailboxSubscriber.of(
-                m -> {
-                  seen.incrementAndGet();
-                  done.countDown();
-                }));
-    if (!done.await(120, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("provider subscriber got " + seen.get());
-    }
-    double rate = count / OutboxBench.seconds(start);
-    subscription.unsubscribe();
-    return rate;
   }
 
   // ---- queues ----------------------------------------------------------------------------------

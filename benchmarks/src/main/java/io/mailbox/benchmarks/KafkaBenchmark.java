@@ -3,8 +3,6 @@ package io.mailbox.benchmarks;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.MailboxProvider;
-import io.mailbox.connector.kernel.MailboxSubscriber;
-import io.mailbox.connector.kernel.Subscription;
 import io.mailbox.connector.provider.kafka.KafkaBroker;
 import io.mailbox.connector.provider.kafka.KafkaProvider;
 import io.mailbox.connector.provider.kafka.KafkaSettings;
@@ -18,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -83,13 +80,13 @@ public final class KafkaBenchmark {
         MailAddress consumeOurs = address("consume-ours", run, round);
         MailAddress relayTo = address("relay", run, round);
         MailAddress rawOneByOneTo = address("raw-one", run, round);
-        double ourPublish = providerPublish(provider, publish, messages, batch);
+        double ourPublish = ProviderBench.publish(provider, publish, messages, batch, BODY);
         double rawPublish = rawPublish(raw, topic(provider, publish), messages, batch);
 
-        providerPublish(provider, consumeRaw, messages, batch);
+        ProviderBench.publish(provider, consumeRaw, messages, batch, BODY);
         double rawConsume = rawConsume(servers, topic(provider, consumeRaw), messages);
-        providerPublish(provider, consumeOurs, messages, batch);
-        double ourConsume = providerConsume(provider, consumeOurs, messages);
+        ProviderBench.publish(provider, consumeOurs, messages, batch, BODY);
+        double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
 
         provider.post(MailMessage.to(rawOneByOneTo).body("{}").build()); // creates the topic
         double rawOneByOne = rawPublish(raw, topic(provider, rawOneByOneTo), relayRows, 1);
@@ -181,21 +178,6 @@ public final class KafkaBenchmark {
     return new ProducerRecord<>(topic, null, System.currentTimeMillis(), null, utf8(BODY), headers);
   }
 
-  private static double providerPublish(
-      MailboxProvider provider, MailAddress address, int count, int batch) {
-    long start = System.nanoTime();
-    for (int sent = 0; sent < count; ) {
-      int n = Math.min(batch, count - sent);
-      List<MailMessage> call = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        call.add(MailMessage.to(address).id("m-" + (sent + i)).body(BODY).build());
-      }
-      provider.postAll(call);
-      sent += n;
-    }
-    return count / OutboxBench.seconds(start);
-  }
-
   // ---- consume ---------------------------------------------------------------------------------
 
   private static double rawConsume(String servers, String topic, int count) {
@@ -225,24 +207,6 @@ public final class KafkaBenchmark {
       consumer.commitSync();
       return rate;
     }
-  }
-
-  /**
-   * The provider's group starts where the provider first used the address — before these records
-   * were posted — so the subscription reads all of them.
-   */
-  private static double providerConsume(MailboxProvider provider, MailAddress address, int count)
-      throws Exception {
-    CountDownLatch done = new CountDownLatch(count);
-    long start = System.nanoTime();
-    Subscription subscription =
-        provider.subscribe(address, MailboxSubscriber.of(m -> done.countDown()));
-    if (!done.await(120, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("provider subscriber got " + (count - done.getCount()));
-    }
-    double rate = count / OutboxBench.seconds(start);
-    subscription.unsubscribe();
-    return rate;
   }
 
   private static byte[] utf8(String text) {

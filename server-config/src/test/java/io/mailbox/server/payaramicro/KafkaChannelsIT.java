@@ -95,15 +95,7 @@ class KafkaChannelsIT {
                     "MP_MESSAGING_INCOMING_INVOICES_IN_ADDRESS", INVOICES))
             .pid();
 
-    OrderTraffic traffic = new OrderTraffic(4, List.of(base));
-    try {
-      Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
-      while (traffic.acknowledged().size() < ORDERS && Instant.now().isBefore(deadline)) {
-        Thread.sleep(200);
-      }
-    } finally {
-      traffic.close();
-    }
+    OrderTraffic traffic = OrderTraffic.until(ORDERS, 4, base, Duration.ofMinutes(3));
     ConsoleApi console = new ConsoleApi(base, USERNAME, PASSWORD);
     try {
       console.awaitEverythingDelivered(Duration.ofMinutes(2));
