@@ -58,12 +58,19 @@ mailbox_h2_url() {
 }
 
 # Prints the adapter's properties for asadmin (name=value pairs separated by ':', a ':' inside a
-# value escaped as '\:'): the providers to start (MAILBOX_PROVIDERS, default mem,jdbc) and the
-# RabbitMQ broker (MAILBOX_AMQP_URI) when given.
+# value escaped as '\:'): the providers to start (MAILBOX_PROVIDERS, default mem,jdbc), the
+# RabbitMQ broker (MAILBOX_AMQP_URI) and the Kafka cluster (MAILBOX_KAFKA_BOOTSTRAP_SERVERS,
+# MAILBOX_KAFKA_CREATE_TOPICS) when given.
 mailbox_adapter_properties() {
   local properties="enabledProviders=${MAILBOX_PROVIDERS:-mem,jdbc}"
   if [ -n "${MAILBOX_AMQP_URI:-}" ]; then
     properties="$properties:amqpUri=${MAILBOX_AMQP_URI//:/\\:}"
+  fi
+  if [ -n "${MAILBOX_KAFKA_BOOTSTRAP_SERVERS:-}" ]; then
+    properties="$properties:kafkaBootstrapServers=${MAILBOX_KAFKA_BOOTSTRAP_SERVERS//:/\\:}"
+  fi
+  if [ -n "${MAILBOX_KAFKA_CREATE_TOPICS:-}" ]; then
+    properties="$properties:kafkaCreateTopics=${MAILBOX_KAFKA_CREATE_TOPICS}"
   fi
   printf '%s' "$properties"
 }

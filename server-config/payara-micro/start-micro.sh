@@ -10,10 +10,13 @@
 #   MAILBOX_DATA               data folder (default <repo>/data): H2 files, log, pid, generated password
 #   MAILBOX_CONSOLE_USERNAME   console account (default admin)
 #   MAILBOX_CONSOLE_PASSWORD   console password (default: generated once into <data>/console-password)
-#   MAILBOX_PROVIDERS          providers the adapter starts (default mem,jdbc; add amqp for RabbitMQ)
+#   MAILBOX_PROVIDERS          providers the adapter starts (default mem,jdbc; add amqp for RabbitMQ,
+#                              kafka for Kafka)
 #   MAILBOX_PROVIDER_JARS      jars of more providers (paths without spaces, space-separated): added to a
 #                              copy of the adapter's archive in the data folder, found by their factory
 #   MAILBOX_AMQP_URI           the RabbitMQ broker for amqp: (default amqp://guest:guest@127.0.0.1:5672/%2F)
+#   MAILBOX_KAFKA_BOOTSTRAP_SERVERS  the Kafka cluster for kafka: (default 127.0.0.1:9092)
+#   MAILBOX_KAFKA_CREATE_TOPICS      true: kafka: creates the topics it needs (default false)
 #   MAILBOX_DATASOURCE         h2 (default: embedded in the data folder) or postgresql
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER            for postgresql (default mailbox); MAILBOX_PG_PASSWORD if it needs one

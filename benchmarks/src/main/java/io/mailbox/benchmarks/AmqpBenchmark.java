@@ -9,30 +9,16 @@ import com.rabbitmq.client.Envelope;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.MailboxProvider;
-import io.mailbox.connector.kernel.MailboxSubscriber;
-import io.mailbox.connector.kernel.Subscription;
 import io.mailbox.connector.provider.amqp.AmqpProvider;
 import io.mailbox.connector.provider.amqp.AmqpSettings;
 import io.mailbox.connector.spi.ExecutorScheduler;
-import io.mailbox.ejb.event.IntegrationEventDefinition;
-import io.mailbox.ejb.outbox.OutboxRecord;
-import io.mailbox.ejb.outbox.OutboxRelay;
-import io.mailbox.ejb.outbox.OutboxRows;
-import io.mailbox.ejb.outbox.OutboxStatus;
-import io.mailbox.ejb.outbox.OutboxStore;
-import io.mailbox.ejb.outbox.WriteOptions;
-import jakarta.json.Json;
-import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code amqp:} against raw {@code amqp-client} on the local RabbitMQ, side by side in one run, on
@@ -58,9 +44,6 @@ public final class AmqpBenchmark {
   private static final String URI = AmqpSettings.DEFAULT_URI;
   private static final String BODY =
       "{\"orderId\":\"o-1\",\"quantity\":1,\"note\":\"benchmark payload of a typical event\"}";
-  private static final IntegrationEventDefinition<JsonObject> PLACED =
-      IntegrationEventDefinition.define(
-          "orders.placed", 1, "orders.placed.v1", data -> data.asJsonObject());
 
   private AmqpBenchmark() {}
 
@@ -98,13 +81,13 @@ public final class AmqpBenchmark {
         purge(raw, publishAddress);
         double rawSameWire = rawPublish(raw, publishAddress.mailbox(), messages, batch, true);
         purge(raw, publishAddress);
-        double ourPublish = providerPublish(provider, publishAddress, messages, batch);
+        double ourPublish = ProviderBench.publish(provider, publishAddress, messages, batch, BODY);
         purge(raw, publishAddress);
 
-        providerPublish(provider, consumeAddress, messages, batch);
+        ProviderBench.publish(provider, consumeAddress, messages, batch, BODY);
         double rawConsume = rawConsume(raw, consumeAddress.mailbox(), messages);
-        providerPublish(provider, consumeAddress, messages, batch);
-        double ourConsume = providerConsume(provider, consumeAddress, messages);
+        ProviderBench.publish(provider, consumeAddress, messages, batch, BODY);
+        double ourConsume = ProviderBench.consume(provider, consumeAddress, messages);
         purge(raw, consumeAddress);
 
         double rawOneByOne = rawPublish(raw, relayAddress.mailbox(), relayRows, 1, true);
@@ -207,21 +190,6 @@ public final class AmqpBenchmark {
         .build();
   }
 
-  private static double providerPublish(
-      MailboxProvider provider, MailAddress address, int count, int batch) {
-    long start = System.nanoTime();
-    for (int sent = 0; sent < count; ) {
-      int n = Math.min(batch, count - sent);
-      List<MailMessage> call = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        call.add(MailMessage.to(address).id("m-" + (sent + i)).body(BODY).build());
-      }
-      provider.postAll(call);
-      sent += n;
-    }
-    return count / OutboxBench.seconds(start);
-  }
-
   // ---- consume ---------------------------------------------------------------------------------
 
   private static double rawConsume(Connection connection, String queue, int count)
@@ -253,64 +221,6 @@ public final class AmqpBenchmark {
       double rate = count / OutboxBench.seconds(start);
       channel.basicCancel(tag);
       return rate;
-    }
-  }
-
-  private static double providerConsume(MailboxProvider provider, MailAddress address, int count)
-      throws Exception {
-    CountDownLatch done = new CountDownLatch(count);
-    AtomicInteger seen = new AtomicInteger();
-    long start = System.nanoTime();
-    Subscription subscription =
-        provider.subscribe(
-            address,
-            MailboxSubscriber.of(
-                m -> {
-                  seen.incrementAndGet();
-                  done.countDown();
-                }));
-    if (!done.await(120, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("provider subscriber got " + seen.get());
-    }
-    double rate = count / OutboxBench.seconds(start);
-    subscription.unsubscribe();
-    return rate;
-  }
-
-  // ---- relay -----------------------------------------------------------------------------------
-
-  /** Outbox rows committed on embedded H2 and relayed to the provider, as the server does. */
-  private static final class OutboxRelayRig {
-    private final EntityManagerFactory database;
-    private final OutboxStore store;
-    private final OutboxRelay relay;
-    private final OutboxRows writer;
-
-    OutboxRelayRig(EntityManagerFactory database, MailboxProvider provider, MailAddress target) {
-      this.database = database;
-      this.store = OutboxBench.perCallTransactions(database);
-      this.writer = new OutboxRows(Clock.systemUTC(), topic -> target.toString(), 262_144);
-      this.relay = OutboxBench.relayTo(store, provider);
-    }
-
-    double relay(int rows) {
-      List<OutboxRecord> records = new ArrayList<>(rows);
-      for (int i = 0; i < rows; i++) {
-        JsonObject order = Json.createObjectBuilder().add("orderId", "o-" + i).build();
-        records.add(
-            writer.create(PLACED, order, WriteOptions.none().withOrderingKey("k" + i % 50)));
-      }
-      OutboxBench.inTransaction(
-          database,
-          em -> {
-            records.forEach(em::persist);
-            return null;
-          });
-      long start = System.nanoTime();
-      while (store.count(OutboxStatus.PENDING) > 0) {
-        relay.sweep();
-      }
-      return rows / OutboxBench.seconds(start);
     }
   }
 

@@ -75,6 +75,10 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private final Queue<Delivery> notYetHandled = new ConcurrentLinkedQueue<>();
     private volatile long pausedUntilMillis;
     private volatile boolean cancelled;
+    // Whether the last fetch failed: an outage is logged once at WARNING, its repeats at FINE and
+    // the recovery at INFO, instead of a warning every poll interval. Only drain passes touch it,
+    // and they never overlap.
+    private boolean fetchFailing;
 
     ChannelSubscription(Subscriber<? super Message<?>> subscriber) {
       this.subscriber = subscriber;
@@ -141,6 +145,13 @@ final class MailboxPublisher implements Publisher<Message<?>> {
           List<Delivery> taken = takeBack((int) Math.min(wanted, 100));
           if (taken.isEmpty()) {
             taken = fetch((int) Math.min(wanted, 100));
+            if (fetchFailing) {
+              fetchFailing = false;
+              LOG.log(
+                  Level.INFO,
+                  "Channel {0}: fetching from {1} works again",
+                  new Object[] {settings.channel(), settings.address()});
+            }
           }
           if (taken.isEmpty()) {
             return settings.pollInterval();
@@ -162,9 +173,11 @@ final class MailboxPublisher implements Publisher<Message<?>> {
         return null;
       } catch (RuntimeException e) {
         LOG.log(
-            Level.WARNING,
-            "Channel {0}: fetching from {1} failed, retrying: {2}",
+            fetchFailing ? Level.FINE : Level.WARNING,
+            "Channel {0}: fetching from {1} failed, retrying every poll interval (repeats are"
+                + " logged at FINE until it works again): {2}",
             new Object[] {settings.channel(), settings.address(), e.getMessage()});
+        fetchFailing = true;
         return settings.pollInterval();
       }
     }

@@ -15,7 +15,12 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +33,7 @@ class MailboxPublisherTest {
 
   private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
   private final ConcurrentLinkedQueue<Delivery> queued = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger failingFetches = new AtomicInteger();
   private final List<Message<?>> received = Collections.synchronizedList(new ArrayList<>());
 
   @AfterEach
@@ -103,6 +109,43 @@ class MailboxPublisherTest {
         Optional.empty());
   }
 
+  @Test
+  void anOutageIsLoggedOnceAtWarningItsRepeatsQuietlyAndItsEndAtInfo() {
+    List<LogRecord> logged = Collections.synchronizedList(new ArrayList<>());
+    Logger log = Logger.getLogger(MailboxPublisher.class.getName());
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            logged.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Level before = log.getLevel();
+    log.setLevel(Level.ALL);
+    log.addHandler(capture);
+    try {
+      failingFetches.set(20);
+      queued.add(delivery("after-the-outage"));
+      subscribe(channel(Duration.ofSeconds(30), 4));
+
+      waitUntil(Duration.ofSeconds(5), () -> received.size() == 1);
+      assertThat(failingFetches.get()).isZero();
+      List<Level> levels = logged.stream().map(LogRecord::getLevel).toList();
+      assertThat(levels).filteredOn(Level.WARNING::equals).hasSize(1);
+      assertThat(levels).filteredOn(Level.FINE::equals).hasSize(19);
+      assertThat(levels).filteredOn(Level.INFO::equals).hasSize(1);
+    } finally {
+      log.removeHandler(capture);
+      log.setLevel(before);
+    }
+  }
+
   private void subscribe(ChannelSettings settings) {
     subscribe(settings, received::add);
   }
@@ -156,6 +199,9 @@ class MailboxPublisherTest {
             (proxy, method, args) ->
                 switch (method.getName()) {
                   case "fetch" -> {
+                    if (failingFetches.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                      throw new IllegalStateException("MBX-2003 the broker is away");
+                    }
                     int limit = ((io.mailbox.connector.api.FetchOptions) args[1]).limit();
                     List<Delivery> taken = new ArrayList<>();
                     Delivery next;

@@ -92,14 +92,14 @@ class AdapterSettingsTest {
   @Test
   void everyShippedProviderIsFoundThroughItsFactoryAndAnUnknownSchemeIsRefusedNamingThem() {
     assertThat(AdapterSettings.of(new MailboxResourceAdapter()).providers())
-        .containsOnlyKeys("amqp", "file", "jdbc", "mem");
+        .containsOnlyKeys("amqp", "file", "jdbc", "kafka", "mem");
     MailboxResourceAdapter adapter = new MailboxResourceAdapter();
-    adapter.setEnabledProviders("mem, kafka");
+    adapter.setEnabledProviders("mem, nats");
 
     assertThatThrownBy(() -> AdapterSettings.of(adapter))
         .hasMessageStartingWith("MBX-1003")
-        .hasMessageContaining("'kafka'")
-        .hasMessageContaining("[amqp, file, jdbc, mem]");
+        .hasMessageContaining("'nats'")
+        .hasMessageContaining("[amqp, file, jdbc, kafka, mem]");
   }
 
   @Test

@@ -64,6 +64,24 @@ final class OrderTraffic implements AutoCloseable {
     }
   }
 
+  /**
+   * Places orders from {@code clients} clients on {@code base} until {@code orders} are
+   * acknowledged or {@code within} has passed, then stops them; the caller checks the count.
+   */
+  static OrderTraffic until(int orders, int clients, String base, Duration within)
+      throws InterruptedException {
+    OrderTraffic traffic = new OrderTraffic(clients, List.of(base));
+    try {
+      java.time.Instant deadline = java.time.Instant.now().plus(within);
+      while (traffic.acknowledged().size() < orders && java.time.Instant.now().isBefore(deadline)) {
+        Thread.sleep(200);
+      }
+    } finally {
+      traffic.close();
+    }
+    return traffic;
+  }
+
   /** Orders answered 2xx with committed:true so far. */
   Set<String> acknowledged() {
     return acknowledged;

@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -61,15 +59,7 @@ class ThirdPartyProviderIT {
                 "MP_MESSAGING_INCOMING_INVOICES_IN_ADDRESS", INVOICES));
     pid = started.pid();
 
-    OrderTraffic traffic = new OrderTraffic(4, List.of(base));
-    try {
-      Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
-      while (traffic.acknowledged().size() < ORDERS && Instant.now().isBefore(deadline)) {
-        Thread.sleep(200);
-      }
-    } finally {
-      traffic.close();
-    }
+    OrderTraffic traffic = OrderTraffic.until(ORDERS, 4, base, Duration.ofMinutes(3));
     ConsoleApi console = new ConsoleApi(base, USERNAME, PASSWORD);
     console.awaitEverythingDelivered(Duration.ofMinutes(2));
     String snapshot = console.get("/console/api/snapshot");

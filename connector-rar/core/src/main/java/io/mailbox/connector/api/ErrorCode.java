@@ -43,6 +43,11 @@ public enum ErrorCode {
    */
   SENT_OUTSIDE_ITS_TRANSACTION("MBX-2005"),
   /**
+   * The broker has no topic (or queue) for the address and the provider is not configured to create
+   * one; the message names the topic and the consumer group. Nothing was sent or read.
+   */
+  UNKNOWN_TOPIC("MBX-2006"),
+  /**
    * An integration event definition or envelope was refused (reason: definition, malformed, type,
    * version, parse).
    */

@@ -32,6 +32,15 @@ public abstract class AdapterProperties {
   private Long amqpPublishTimeoutMillis = 15_000L;
   private String amqpRetryDelaysMillis = "1000,5000,30000";
   private Integer amqpMaxDeliveries = 10;
+  private String kafkaBootstrapServers = "127.0.0.1:9092";
+  private String kafkaTopicPrefix = "mailbox.";
+  private String kafkaDefaultGroup = "mailbox";
+  private Long kafkaPublishTimeoutMillis = 15_000L;
+  private String kafkaCreateTopics = "false";
+  private Integer kafkaTopicPartitions = 1;
+  private Integer kafkaReplicationFactor = 1;
+  private Long kafkaUnknownTopicBudgetMillis = 10_000L;
+  private Integer kafkaMaxDeliveries = 10;
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -270,5 +279,77 @@ public abstract class AdapterProperties {
 
   public void setProviderSettings(String providerSettings) {
     this.providerSettings = providerSettings;
+  }
+
+  public String getKafkaBootstrapServers() {
+    return kafkaBootstrapServers;
+  }
+
+  public void setKafkaBootstrapServers(String kafkaBootstrapServers) {
+    this.kafkaBootstrapServers = kafkaBootstrapServers;
+  }
+
+  public String getKafkaTopicPrefix() {
+    return kafkaTopicPrefix;
+  }
+
+  public void setKafkaTopicPrefix(String kafkaTopicPrefix) {
+    this.kafkaTopicPrefix = kafkaTopicPrefix;
+  }
+
+  public String getKafkaDefaultGroup() {
+    return kafkaDefaultGroup;
+  }
+
+  public void setKafkaDefaultGroup(String kafkaDefaultGroup) {
+    this.kafkaDefaultGroup = kafkaDefaultGroup;
+  }
+
+  public Long getKafkaPublishTimeoutMillis() {
+    return kafkaPublishTimeoutMillis;
+  }
+
+  public void setKafkaPublishTimeoutMillis(Long kafkaPublishTimeoutMillis) {
+    this.kafkaPublishTimeoutMillis = kafkaPublishTimeoutMillis;
+  }
+
+  public String getKafkaCreateTopics() {
+    return kafkaCreateTopics;
+  }
+
+  public void setKafkaCreateTopics(String kafkaCreateTopics) {
+    this.kafkaCreateTopics = kafkaCreateTopics;
+  }
+
+  public Integer getKafkaTopicPartitions() {
+    return kafkaTopicPartitions;
+  }
+
+  public void setKafkaTopicPartitions(Integer kafkaTopicPartitions) {
+    this.kafkaTopicPartitions = kafkaTopicPartitions;
+  }
+
+  public Integer getKafkaReplicationFactor() {
+    return kafkaReplicationFactor;
+  }
+
+  public void setKafkaReplicationFactor(Integer kafkaReplicationFactor) {
+    this.kafkaReplicationFactor = kafkaReplicationFactor;
+  }
+
+  public Long getKafkaUnknownTopicBudgetMillis() {
+    return kafkaUnknownTopicBudgetMillis;
+  }
+
+  public void setKafkaUnknownTopicBudgetMillis(Long kafkaUnknownTopicBudgetMillis) {
+    this.kafkaUnknownTopicBudgetMillis = kafkaUnknownTopicBudgetMillis;
+  }
+
+  public Integer getKafkaMaxDeliveries() {
+    return kafkaMaxDeliveries;
+  }
+
+  public void setKafkaMaxDeliveries(Integer kafkaMaxDeliveries) {
+    this.kafkaMaxDeliveries = kafkaMaxDeliveries;
   }
 }

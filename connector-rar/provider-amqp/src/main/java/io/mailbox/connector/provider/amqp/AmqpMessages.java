@@ -5,6 +5,7 @@ import com.rabbitmq.client.LongString;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.ForeignHeaders;
 import io.mailbox.connector.spi.Ids;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -30,11 +31,8 @@ import java.util.Map;
  */
 final class AmqpMessages {
   static final String APP_ID = "mailbox";
-  static final String FROM_HEADER = "mbx-from";
-  static final String META_PREFIX = "mbx-meta-";
   static final String DELIVERY_COUNT = "x-delivery-count";
-  static final int MAX_HEADER_CHARS = 1024;
-  private static final int MAX_NAME_CHARS = 128;
+  static final int MAX_HEADER_CHARS = ForeignHeaders.MAX_VALUE_CHARS;
 
   private AmqpMessages() {}
 
@@ -43,8 +41,8 @@ final class AmqpMessages {
 
   static AMQP.BasicProperties properties(MailMessage copy) {
     Map<String, Object> headers = new LinkedHashMap<>(copy.headers());
-    copy.from().ifPresent(from -> headers.put(FROM_HEADER, from.toString()));
-    copy.meta().forEach((name, value) -> headers.put(META_PREFIX + name, value));
+    copy.from().ifPresent(from -> headers.put(ForeignHeaders.FROM, from.toString()));
+    copy.meta().forEach((name, value) -> headers.put(ForeignHeaders.META_PREFIX + name, value));
     Date timestamp =
         copy.header(SystemHeaders.SENT_AT)
             .map(AmqpMessages::instant)
@@ -79,24 +77,8 @@ final class AmqpMessages {
         continue;
       }
       String value = plain(header.getValue());
-      if (!isSafeName(name) || value == null || name.startsWith("x-")) {
+      if (name.startsWith("x-") || !ForeignHeaders.carry(copy, name, value, ours)) {
         dropped++;
-      } else if (name.startsWith(SystemHeaders.PREFIX)) {
-        if (!ours) {
-          dropped++; // a foreign producer cannot set our bookkeeping
-        } else if (name.equals(FROM_HEADER)) {
-          try {
-            copy.from(MailAddress.parse(value));
-          } catch (RuntimeException malformed) {
-            dropped++;
-          }
-        } else if (name.startsWith(META_PREFIX)) {
-          copy.meta(name.substring(META_PREFIX.length()), value);
-        } else {
-          copy.header(name, value);
-        }
-      } else {
-        copy.header(name, value);
       }
     }
     String messageId = plain(properties.getMessageId());
@@ -134,22 +116,7 @@ final class AmqpMessages {
     } else {
       return null;
     }
-    StringBuilder clean = new StringBuilder(Math.min(text.length(), MAX_HEADER_CHARS));
-    for (int i = 0; i < text.length() && clean.length() < MAX_HEADER_CHARS; i++) {
-      char c = text.charAt(i);
-      if (!Character.isISOControl(c) && Character.getType(c) != Character.FORMAT) {
-        clean.append(c);
-      }
-    }
-    return clean.toString();
-  }
-
-  private static boolean isSafeName(String name) {
-    if (name == null || name.isBlank() || name.length() > MAX_NAME_CHARS) {
-      return false;
-    }
-    return name.chars()
-        .noneMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT);
+    return ForeignHeaders.plainText(text);
   }
 
   /** UTF-8 text; bytes that are not UTF-8 become U+FFFD instead of failing the delivery. */

@@ -1,0 +1,215 @@
+package io.mailbox.benchmarks;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.provider.kafka.KafkaBroker;
+import io.mailbox.connector.provider.kafka.KafkaProvider;
+import io.mailbox.connector.provider.kafka.KafkaSettings;
+import io.mailbox.connector.spi.ExecutorScheduler;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * {@code kafka:} against raw {@code kafka-clients} on the same broker and topics, side by side in
+ * one run, with the settings the provider uses ({@code acks=all}, idempotence, linger 5 ms):
+ *
+ * <ol>
+ *   <li><b>publish</b>: N records in batches of B — raw: B {@code send} then wait for every
+ *       acknowledgement, with the headers the provider writes (send id, send time, message id,
+ *       producer mark: the same bytes on the wire); provider: {@code postAll} of B;
+ *   <li><b>consume</b>: N records already in the topic — raw: a consumer in its own group that
+ *       polls, decodes each value and commits after each poll (the at-least-once loop a user would
+ *       write); provider: a subscription, each record handled and its offset committed as part of
+ *       the settled prefix;
+ *   <li><b>relay</b>: R outbox rows on embedded H2 relayed to {@code kafka:} (claim, acknowledged
+ *       publish, mark sent) vs raw acknowledged sends of R records one at a time, and in batches.
+ * </ol>
+ *
+ * Two untimed warm-up rounds, then the measured rounds; medians and ratios printed. Arguments:
+ * {@code [messages] [batch] [relayRows] [rounds] [bootstrapServers]} (default 10000 100 2000 5, and
+ * a single-node broker started in this JVM when no cluster is named — the tests' own).
+ */
+public final class KafkaBenchmark {
+  private static final String BODY =
+      "{\"orderId\":\"o-1\",\"quantity\":1,\"note\":\"benchmark payload of a typical event\"}";
+
+  private KafkaBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int messages = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+    int batch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+    int relayRows = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
+    int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+    String servers = args.length > 4 ? args[4] : KafkaBroker.shared().bootstrapServers();
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    KafkaSettings settings =
+        KafkaSettings.defaults().withBootstrapServers(servers).withTopicCreation(1);
+    MailboxProvider provider =
+        MailboxProvider.of(new KafkaProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
+    provider.start();
+    EntityManagerFactory database = Persistence.createEntityManagerFactory("mailbox-bench");
+    try (KafkaProducer<byte[], byte[]> raw = rawProducer(servers)) {
+      System.out.printf(
+          "kafka: on %s: %d records in batches of %d, %d relay rows, one partition per topic%n",
+          servers, messages, batch, relayRows);
+      double[][] rates = new double[7][rounds];
+      for (int round = -2; round < rounds; round++) { // rounds -2 and -1: untimed warm-up (JIT)
+        // Fresh topics every round: each consume reads exactly what this round wrote.
+        MailAddress publish = address("publish", run, round);
+        MailAddress consumeRaw = address("consume-raw", run, round);
+        MailAddress consumeOurs = address("consume-ours", run, round);
+        MailAddress relayTo = address("relay", run, round);
+        MailAddress rawOneByOneTo = address("raw-one", run, round);
+        double ourPublish = ProviderBench.publish(provider, publish, messages, batch, BODY);
+        double rawPublish = rawPublish(raw, topic(provider, publish), messages, batch);
+
+        ProviderBench.publish(provider, consumeRaw, messages, batch, BODY);
+        double rawConsume = rawConsume(servers, topic(provider, consumeRaw), messages);
+        ProviderBench.publish(provider, consumeOurs, messages, batch, BODY);
+        double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
+
+        provider.post(MailMessage.to(rawOneByOneTo).body("{}").build()); // creates the topic
+        double rawOneByOne = rawPublish(raw, topic(provider, rawOneByOneTo), relayRows, 1);
+        double relayed = new OutboxRelayRig(database, provider, relayTo).relay(relayRows);
+        if (round < 0) {
+          continue;
+        }
+        double[] measured = {rawPublish, ourPublish, rawConsume, ourConsume, rawOneByOne, relayed};
+        for (int i = 0; i < measured.length; i++) {
+          rates[i][round] = measured[i];
+        }
+        System.out.printf(
+            "round %d: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
+                + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
+            round + 1, rawPublish, ourPublish, rawConsume, ourConsume, relayed, rawOneByOne);
+      }
+      double publishRaw = OutboxBench.median(rates[0]);
+      double publishOurs = OutboxBench.median(rates[1]);
+      double consumeRaw = OutboxBench.median(rates[2]);
+      double consumeOurs = OutboxBench.median(rates[3]);
+      double oneByOne = OutboxBench.median(rates[4]);
+      double relayed = OutboxBench.median(rates[5]);
+      System.out.printf(
+          "%nmedian: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
+              + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
+          publishRaw, publishOurs, consumeRaw, consumeOurs, relayed, oneByOne);
+      System.out.printf(
+          "ratio publish provider / raw (same headers) = %.2f (target >= 0.9)%n",
+          publishOurs / publishRaw);
+      System.out.printf(
+          "ratio consume provider / raw = %.2f (target >= 0.9)%n", consumeOurs / consumeRaw);
+      System.out.printf(
+          "ratio relay / raw acknowledged send one by one = %.2f%n", relayed / oneByOne);
+      System.out.printf(
+          "ratio relay / raw acknowledged sends in batches of %d = %.2f%n",
+          batch, relayed / publishRaw);
+    } finally {
+      provider.stop(false);
+      database.close();
+      System.exit(0); // the in-JVM broker's threads
+    }
+  }
+
+  private static MailAddress address(String what, String run, int round) {
+    return MailAddress.parse("kafka://bench@kafka/" + what + "-" + run + "-" + (round + 2));
+  }
+
+  /** The topic the provider maps {@code address} to, as its status reports it. */
+  private static String topic(MailboxProvider provider, MailAddress address) {
+    return (String) provider.status(address).extensions().get("kafka.topic");
+  }
+
+  // ---- publish ---------------------------------------------------------------------------------
+
+  private static KafkaProducer<byte[], byte[]> rawProducer(String servers) {
+    Properties properties = new Properties();
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  private static double rawPublish(
+      KafkaProducer<byte[], byte[]> producer, String topic, int count, int batch) throws Exception {
+    long start = System.nanoTime();
+    List<Future<RecordMetadata>> sent = new ArrayList<>(batch);
+    for (int done = 0; done < count; ) {
+      int n = Math.min(batch, count - done);
+      for (int i = 0; i < n; i++) {
+        sent.add(producer.send(asTheProviderSends(topic, done + i)));
+      }
+      for (Future<RecordMetadata> acknowledged : sent) {
+        acknowledged.get(30, TimeUnit.SECONDS);
+      }
+      sent.clear();
+      done += n;
+    }
+    return count / OutboxBench.seconds(start);
+  }
+
+  /** What a careful raw producer sends per record: ids and times as headers, as ours does. */
+  private static ProducerRecord<byte[], byte[]> asTheProviderSends(String topic, int i) {
+    RecordHeaders headers = new RecordHeaders();
+    headers.add("mbx-send-id", utf8(UUID.randomUUID().toString()));
+    headers.add("mbx-sent-at", utf8(java.time.Instant.now().toString()));
+    headers.add("mbx-message-id", utf8("m-" + i));
+    headers.add("mbx-producer", utf8("mailbox"));
+    return new ProducerRecord<>(topic, null, System.currentTimeMillis(), null, utf8(BODY), headers);
+  }
+
+  // ---- consume ---------------------------------------------------------------------------------
+
+  private static double rawConsume(String servers, String topic, int count) {
+    Properties properties = new Properties();
+    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
+    properties.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-raw-" + UUID.randomUUID());
+    properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      int seen = 0;
+      long start = System.nanoTime();
+      long deadline = start + TimeUnit.SECONDS.toNanos(120);
+      while (seen < count) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("raw consumer got " + seen);
+        }
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+          new String(record.value(), StandardCharsets.UTF_8); // the same decoding work as ours
+          seen++;
+        }
+        consumer.commitAsync();
+      }
+      double rate = count / OutboxBench.seconds(start);
+      consumer.commitSync();
+      return rate;
+    }
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}

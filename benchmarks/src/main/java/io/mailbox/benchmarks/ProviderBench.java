@@ -1,0 +1,47 @@
+package io.mailbox.benchmarks;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.kernel.Subscription;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** The provider's side of the broker benchmarks: posts in batches, and a counting subscriber. */
+final class ProviderBench {
+  private ProviderBench() {}
+
+  /** Posts {@code count} messages with {@code body} in {@code postAll} calls of {@code batch}. */
+  static double publish(
+      MailboxProvider provider, MailAddress address, int count, int batch, String body) {
+    long start = System.nanoTime();
+    for (int sent = 0; sent < count; ) {
+      int n = Math.min(batch, count - sent);
+      List<MailMessage> call = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        call.add(MailMessage.to(address).id("m-" + (sent + i)).body(body).build());
+      }
+      provider.postAll(call);
+      sent += n;
+    }
+    return count / OutboxBench.seconds(start);
+  }
+
+  /** Subscribes and counts until {@code count} messages arrived; the rate, from the subscribe. */
+  static double consume(MailboxProvider provider, MailAddress address, int count)
+      throws InterruptedException {
+    CountDownLatch done = new CountDownLatch(count);
+    long start = System.nanoTime();
+    Subscription subscription =
+        provider.subscribe(address, MailboxSubscriber.of(m -> done.countDown()));
+    if (!done.await(120, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("provider subscriber got " + (count - done.getCount()));
+    }
+    double rate = count / OutboxBench.seconds(start);
+    subscription.unsubscribe();
+    return rate;
+  }
+}

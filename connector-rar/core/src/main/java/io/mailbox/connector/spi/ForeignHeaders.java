@@ -1,0 +1,86 @@
+package io.mailbox.connector.spi;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+
+/**
+ * The rule for headers of messages a foreign producer wrote on a broker: a header is carried only
+ * when its name is safe (no control or format characters, at most {@value #MAX_NAME_CHARS}
+ * characters) and its value is made plain text without control characters, cut at {@value
+ * #MAX_VALUE_CHARS} characters. A transport drops and counts the rest, never echoing it.
+ *
+ * <p>On the wire, brokers carry a message's sender as {@value #FROM} and its meta as {@value
+ * #META_PREFIX}{@code <name>} headers beside its own headers; {@link #carry} reads them back.
+ */
+public final class ForeignHeaders {
+  public static final int MAX_VALUE_CHARS = 1024;
+  public static final int MAX_NAME_CHARS = 128;
+
+  /** The header carrying a message's sender address. */
+  public static final String FROM = "mbx-from";
+
+  /** The prefix of the headers carrying a message's meta entries. */
+  public static final String META_PREFIX = "mbx-meta-";
+
+  private ForeignHeaders() {}
+
+  /**
+   * Puts a received header onto {@code copy}: our {@value #FROM} and {@value #META_PREFIX} headers
+   * become the sender and meta, other {@code mbx-} headers stay headers — but only on a message
+   * {@code ours} (written by this product): a foreign producer cannot set our bookkeeping. Returns
+   * false, and carries nothing, for a header that must be dropped (unsafe name, no value, foreign
+   * {@code mbx-}, an unreadable sender); the caller counts it. {@code value} must be plain already.
+   */
+  public static boolean carry(MailMessage.Builder copy, String name, String value, boolean ours) {
+    if (!isSafeName(name) || value == null) {
+      return false;
+    }
+    if (!name.startsWith(SystemHeaders.PREFIX)) {
+      copy.header(name, value);
+      return true;
+    }
+    if (!ours) {
+      return false;
+    }
+    if (name.equals(FROM)) {
+      try {
+        copy.from(MailAddress.parse(value));
+      } catch (RuntimeException malformed) {
+        return false;
+      }
+    } else if (name.startsWith(META_PREFIX)) {
+      if (name.length() == META_PREFIX.length()) {
+        return false; // a meta entry needs a name
+      }
+      copy.meta(name.substring(META_PREFIX.length()), value);
+    } else {
+      copy.header(name, value);
+    }
+    return true;
+  }
+
+  /** Whether a header named {@code name} may be carried. */
+  public static boolean isSafeName(String name) {
+    if (name == null || name.isBlank() || name.length() > MAX_NAME_CHARS) {
+      return false;
+    }
+    return name.chars().noneMatch(ForeignHeaders::isUnsafe);
+  }
+
+  /** {@code text} without control or format characters, cut at {@value #MAX_VALUE_CHARS}. */
+  public static String plainText(String text) {
+    StringBuilder clean = new StringBuilder(Math.min(text.length(), MAX_VALUE_CHARS));
+    for (int i = 0; i < text.length() && clean.length() < MAX_VALUE_CHARS; i++) {
+      char c = text.charAt(i);
+      if (!isUnsafe(c)) {
+        clean.append(c);
+      }
+    }
+    return clean.toString();
+  }
+
+  private static boolean isUnsafe(int c) {
+    return Character.isISOControl(c) || Character.getType(c) == Character.FORMAT;
+  }
+}

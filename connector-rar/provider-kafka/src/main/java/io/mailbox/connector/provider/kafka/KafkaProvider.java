@@ -1,0 +1,398 @@
+package io.mailbox.connector.provider.kafka;
+
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.InFlightCopy;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.Backoff;
+import io.mailbox.connector.spi.Enumerating;
+import io.mailbox.connector.spi.HandsBacklogToSubscribers;
+import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.PeriodicTask;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.TransportBase;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * The {@code kafka:} provider: Apache Kafka as the transport (docs/providers.md, "kafka:").
+ *
+ * <p>Every address is one topic ({@link TopicNames}); a post is one record, acknowledged by Kafka
+ * ({@code acks=all}, idempotent producer, {@link Publisher}) before it returns. An address is read
+ * by the consumer group {@code <kafkaDefaultGroup>:<topic>}, shared by every server, started where
+ * the provider first used the address ({@link ClusterLink#startGroup}). One {@link TopicReader} per
+ * address reads it here: subscribers get each record through the kernel's broadcast settlement
+ * (with what was posted while none was there); fetches take what the reader has not handed out,
+ * settled at once or under a lease ({@link LeasedRecords}).
+ *
+ * <p>Dispositions on a log: handled lets the offset be committed (each partition's contiguous
+ * settled prefix); unhandled keeps the record unsettled, holding the commit back, and hands it out
+ * again later as the next round; at {@code kafkaMaxDeliveries} it is dead-lettered; discard writes
+ * the kernel's dead-letter record first, then settles the source. Not declared, because a log
+ * cannot do them: peek, locate, removing one record, parked records through the API (they go to
+ * {@code <topic>_parked}).
+ */
+public final class KafkaProvider extends TransportBase
+    implements Recovering, Enumerating, HandsBacklogToSubscribers {
+  public static final String SCHEME = "kafka";
+  private static final Logger LOG = Logger.getLogger(KafkaProvider.class.getName());
+  private static final Duration FETCH_WAIT = Duration.ofSeconds(5);
+  private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
+  private static final Duration LAST_RETRY_DELAY = Duration.ofSeconds(30);
+
+  private final KafkaSettings settings;
+  private final TopicNames names;
+  private final Map<MailAddress, TopicReader> readers = new ConcurrentHashMap<>();
+  private final Map<MailAddress, List<Receiver>> receivers = new ConcurrentHashMap<>();
+  private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
+  private final LeasedRecords leased;
+  private final PeriodicTask sweeper; // hands expired leases' records out again
+  private final AtomicLong droppedHeaders = new AtomicLong();
+  private volatile ClusterLink cluster;
+  private volatile Publisher publisher;
+
+  public KafkaProvider(KafkaSettings settings, Clock clock, Scheduler scheduler) {
+    super(clock, scheduler);
+    this.settings = settings;
+    this.names = new TopicNames(settings.topicPrefix());
+    this.leased = new LeasedRecords(readers::get, this::now, this::after);
+    this.sweeper =
+        new PeriodicTask(
+            "The kafka: lease sweep",
+            scheduler,
+            Duration.ofSeconds(1),
+            () -> leased.addresses().forEach(leased::reclaimExpired));
+  }
+
+  @Override
+  public String scheme() {
+    return SCHEME;
+  }
+
+  @Override
+  public void start() {
+    cluster = new ClusterLink(settings, clock());
+    publisher = new Publisher(KafkaClients.producer(settings), settings.publishTimeout());
+    sweeper.start();
+  }
+
+  @Override
+  public void stop(boolean purge) {
+    sweeper.stop();
+    readers.values().forEach(TopicReader::close);
+    leased.clear(); // their records were not committed: the group reads them again
+    readers.clear();
+    if (purge) {
+      clearBacklog();
+    }
+    publisher.close();
+    cluster.close();
+    cluster = null; // a stopped provider's status is offline
+  }
+
+  /** Whether the cluster answered a round trip recently (cached for the probe interval). */
+  @Override
+  public boolean reachable() {
+    return cluster != null && cluster.reachable();
+  }
+
+  // ---- posting ---------------------------------------------------------------------------------
+
+  @Override
+  public void send(MailAddress topic, MailMessage copy) {
+    publish(List.of(topic), List.of(copy));
+  }
+
+  @Override
+  public void sendAll(List<MailMessage> copies) {
+    publish(copies.stream().map(MailMessage::to).toList(), copies);
+  }
+
+  /** Writes each copy to its address's topic; returns once Kafka acknowledged all of them. */
+  private void publish(List<MailAddress> addresses, List<MailMessage> copies) {
+    List<String> topics = new ArrayList<>(copies.size());
+    for (MailAddress address : addresses) {
+      topics.add(prepare(address));
+    }
+    publisher.publishAll(addresses, topics, copies);
+    Instant now = now();
+    addresses.forEach(address -> lastActivity.put(address, now));
+  }
+
+  /** The topic of {@code address}, known to exist, its group started. */
+  private String prepare(MailAddress address) {
+    String topic = names.topic(address);
+    String group = group(topic);
+    cluster.ensureTopic(address, topic, group);
+    cluster.startGroup(topic, group);
+    return topic;
+  }
+
+  private String group(String topic) {
+    return TopicNames.derivedGroup(settings.defaultGroup(), topic);
+  }
+
+  // ---- reading ---------------------------------------------------------------------------------
+
+  @Override
+  public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
+    reader(address); // first: a missing topic or an absent cluster fails before anything is kept
+    List<Receiver> present = receivers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
+    present.add(receiver);
+    lastActivity.putIfAbsent(address, now());
+    return () -> present.remove(receiver);
+  }
+
+  /**
+   * Records the reader has not handed out, oldest first. Without a lease they are settled at once;
+   * with one they stay unsettled under it (holding their partition's commit back) until they are
+   * settled, or the lease ends and they are handed out again as the next round. A record already
+   * delivered {@code kafkaMaxDeliveries} times is dead-lettered instead.
+   */
+  @Override
+  public List<MailMessage> takeQueued(
+      MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
+    if (lease != null) {
+      reclaimExpired(address);
+    }
+    List<MailMessage> handedOut = new ArrayList<>();
+    for (MailMessage copy : reader(address).take(limit, FETCH_WAIT, lease == null)) {
+      int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
+      if (lease != null && overDeliveryCap(deliveredBefore)) {
+        giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
+        continue;
+      }
+      MailMessage out = handOut.apply(copy);
+      if (lease != null) {
+        leased.put(address, lease, out);
+      }
+      handedOut.add(out);
+    }
+    if (!handedOut.isEmpty()) {
+      lastActivity.put(address, now());
+    }
+    return handedOut;
+  }
+
+  @Override
+  public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+    return leased.release(address, key, leaseId);
+  }
+
+  @Override
+  public List<InFlightCopy> inFlightCopies(MailAddress address, int limit) {
+    return leased.inFlight(address, limit);
+  }
+
+  @Override
+  public long reclaimExpired(MailAddress address) {
+    return leased.reclaimExpired(address);
+  }
+
+  /** Runs {@code task} after {@code delay}: on the scheduler, or at once for no delay. */
+  private void after(Duration delay, Runnable task) {
+    if (!delay.isZero()) {
+      scheduler().schedule(delay, task);
+    } else {
+      task.run();
+    }
+  }
+
+  private boolean overDeliveryCap(int deliveredBefore) {
+    return settings.maxDeliveries() > 0 && deliveredBefore >= settings.maxDeliveries();
+  }
+
+  private TopicReader reader(MailAddress address) {
+    TopicReader existing = readers.get(address);
+    if (existing != null) {
+      return existing;
+    }
+    String topic = prepare(address);
+    return readers.computeIfAbsent(
+        address,
+        a -> {
+          TopicReader reader =
+              new TopicReader(
+                  topic,
+                  group(topic),
+                  group -> KafkaClients.consumer(settings, group),
+                  record -> read(address, record),
+                  () -> !receiversOf(address).isEmpty(),
+                  copy -> deliver(address, copy));
+          reader.start();
+          return reader;
+        });
+  }
+
+  private MailMessage read(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
+    KafkaRecords.Received received = KafkaRecords.readSafely(address, record);
+    if (received.droppedHeaders() > 0) {
+      droppedHeaders.addAndGet(received.droppedHeaders());
+      LOG.fine(
+          () ->
+              "Dropped "
+                  + received.droppedHeaders()
+                  + " header(s) of a record at "
+                  + address
+                  + " that were not safe to carry (see kafka.droppedHeaders)");
+    }
+    return received.copy();
+  }
+
+  private List<Receiver> receiversOf(MailAddress address) {
+    List<Receiver> present = receivers.getOrDefault(address, List.of());
+    return present.stream().filter(Receiver::isActive).toList();
+  }
+
+  /** One record to the subscribers present, or given up at the delivery cap. */
+  private void deliver(MailAddress address, MailMessage copy) {
+    lastActivity.put(address, now());
+    int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
+    if (overDeliveryCap(deliveredBefore)) {
+      giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
+      return;
+    }
+    List<Receiver> present = receiversOf(address);
+    if (present.isEmpty()) {
+      // The last subscriber left after the reader handed it out: wait for the next reader.
+      requeue(address, copy);
+      return;
+    }
+    dispatch(address, copy, present);
+  }
+
+  // ---- settlement ------------------------------------------------------------------------------
+
+  @Override
+  public void acknowledge(MailAddress topic, MailMessage copy) {
+    TopicReader reader = readers.get(topic);
+    if (reader != null) {
+      reader.settle(copy.sendId().orElseThrow());
+    }
+  }
+
+  @Override
+  public void abandon(MailAddress address, MailMessage copy) {
+    acknowledge(address, copy);
+  }
+
+  /**
+   * The replacement (dead-letter record or parked copy) is acknowledged by Kafka first, then the
+   * source is settled: a crash in between duplicates the record at worst. If the replacement cannot
+   * be written, the source stays unsettled and is handed out again later.
+   */
+  @Override
+  public void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
+    try {
+      storeReplacement.run();
+    } catch (RuntimeException e) {
+      requeue(topic, copy);
+      throw e;
+    }
+    abandon(topic, copy);
+  }
+
+  /**
+   * Handed out again after the retry delay of its round, by the reader that holds it. A copy no
+   * reader holds (its partition moved to another server) is left to the new owner.
+   */
+  @Override
+  public boolean requeue(MailAddress address, MailMessage copy) {
+    TopicReader reader = readers.get(address);
+    if (reader == null) {
+      return false;
+    }
+    // A fetcher's unhandled copy comes back at once (the fetcher paces itself, as on amqp:); a
+    // subscriber's after the retry delay of its round.
+    int round = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 1);
+    Duration delay = receiversOf(address).isEmpty() ? Duration.ZERO : retryDelay(round);
+    return reader.retryLater(copy.sendId().orElseThrow(), copy, delay, this::after);
+  }
+
+  /** 1 s after the first round, doubling, at most 30 s. */
+  static Duration retryDelay(int round) {
+    return Backoff.after(round, FIRST_RETRY_DELAY, LAST_RETRY_DELAY);
+  }
+
+  /** The end of a dead-letter chain: written to {@code <topic>_parked}, never read back. */
+  @Override
+  public void park(MailAddress address, MailMessage record) {
+    String parked = names.parkedTopic(address);
+    cluster.ensureTopic(address, parked, "(none: parked records are not read)");
+    publisher.publishAll(List.of(address), List.of(parked), List.of(record));
+    LOG.warning(() -> "Parked " + record + " in Kafka topic " + parked);
+  }
+
+  /**
+   * Deletes the records of every topic this provider used (Kafka's delete-records: every group
+   * loses them); returns how many went.
+   */
+  @Override
+  public long clearBacklog() {
+    long dropped = 0;
+    for (MailAddress address : known()) {
+      String topic = names.topic(address);
+      if (cluster.known(topic)) {
+        dropped += cluster.purge(topic);
+      }
+    }
+    return dropped;
+  }
+
+  @Override
+  public AddressStatus status(MailAddress address) {
+    TopicReader reader = readers.get(address);
+    return new KafkaStatus(cluster, names, settings.defaultGroup())
+        .of(
+            address,
+            reader,
+            broadcastsInFlight(address),
+            leased.census(address),
+            receiversOf(address).size(),
+            droppedHeaders.get(),
+            lastActivity.get(address));
+  }
+
+  /** The topics with the provider's prefix (from any server), and the addresses used here. */
+  @Override
+  public List<AddressStatus> enumerate() {
+    Set<MailAddress> listed = new TreeSet<>(known());
+    try {
+      cluster.ownedTopics().forEach(topic -> names.address(topic).ifPresent(listed::add));
+    } catch (MailboxException unreachable) {
+      LOG.fine(() -> "Kafka topics not listed: " + unreachable.getMessage());
+    }
+    return listed.stream().map(this::status).toList();
+  }
+
+  private Set<MailAddress> known() {
+    Set<MailAddress> known = new TreeSet<>(lastActivity.keySet());
+    known.addAll(readers.keySet());
+    return known;
+  }
+
+  @Override
+  public void bookkeeping(Map<String, Long> sizes) {
+    sizes.put(SCHEME + ".readers", (long) readers.size());
+    sizes.put(
+        SCHEME + ".inFlight", readers.values().stream().mapToLong(TopicReader::inFlight).sum());
+    sizes.put(SCHEME + ".lastActivity", (long) lastActivity.size());
+  }
+}

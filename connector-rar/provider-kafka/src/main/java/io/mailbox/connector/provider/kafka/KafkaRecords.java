@@ -1,0 +1,136 @@
+package io.mailbox.connector.provider.kafka;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.ForeignHeaders;
+import io.mailbox.connector.spi.Ids;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * Messages both ways between the kernel and Kafka records.
+ *
+ * <p>Out: the value is the body as UTF-8; the key is the message's {@value #ORDERING_KEY} header
+ * when it has one (same key, same partition, so their order is kept), else none; the timestamp is
+ * the send time; every header becomes a UTF-8 record header, with the sender's id as {@value
+ * #MESSAGE_ID}, the sender address as {@code mbx-from}, meta as {@code mbx-meta-<name>} and {@value
+ * #PRODUCER} = {@code mailbox} to mark records we wrote.
+ *
+ * <p>In: a record of ours keeps all of that. A record from a foreign producer gets a fresh send id
+ * (its key), the record's timestamp as its send time, its key as the message id (else the send id)
+ * and only headers that are safe ({@link ForeignHeaders}) and not {@code mbx-} (ours to set); the
+ * rest is dropped and counted, never echoed.
+ */
+final class KafkaRecords {
+  /** The header whose value becomes the record key. */
+  static final String ORDERING_KEY = "ordering-key";
+
+  static final String MESSAGE_ID = "mbx-message-id";
+  static final String PRODUCER = "mbx-producer";
+  private static final String OURS = "mailbox";
+
+  private KafkaRecords() {}
+
+  /** A received record: the copy, and how many foreign headers were dropped. */
+  record Received(MailMessage copy, int droppedHeaders) {}
+
+  static ProducerRecord<byte[], byte[]> record(String topic, MailMessage copy) {
+    RecordHeaders headers = new RecordHeaders();
+    copy.headers().forEach((name, value) -> headers.add(name, utf8(value)));
+    headers.add(MESSAGE_ID, utf8(copy.id()));
+    copy.from().ifPresent(from -> headers.add(ForeignHeaders.FROM, utf8(from.toString())));
+    copy.meta()
+        .forEach((name, value) -> headers.add(ForeignHeaders.META_PREFIX + name, utf8(value)));
+    headers.add(PRODUCER, utf8(OURS));
+    Long timestamp = copy.header(SystemHeaders.SENT_AT).map(KafkaRecords::epochMillis).orElse(null);
+    byte[] key = copy.header(ORDERING_KEY).map(KafkaRecords::utf8).orElse(null);
+    return new ProducerRecord<>(topic, null, timestamp, key, utf8(copy.body()), headers);
+  }
+
+  static Received read(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
+    boolean ours = isOurs(record);
+    MailMessage.Builder copy = MailMessage.to(address).body(text(record.value()));
+    int dropped = 0;
+    String messageId = null;
+    for (Header header : record.headers()) {
+      String name = header.key();
+      if (ours && name.equals(PRODUCER)) {
+        continue;
+      }
+      String value = header.value() == null ? null : ForeignHeaders.plainText(text(header.value()));
+      if (ours && name.equals(MESSAGE_ID)) {
+        messageId = value;
+      } else if (!ForeignHeaders.carry(copy, name, value, ours)) {
+        dropped++;
+      }
+    }
+    if (!ours) {
+      String key = Ids.next();
+      copy.header(SystemHeaders.SEND_ID, key);
+      copy.header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString());
+      messageId = record.key() == null ? key : ForeignHeaders.plainText(text(record.key()));
+    }
+    if (messageId != null && !messageId.isBlank()) {
+      copy.id(messageId);
+    }
+    return new Received(copy.build(), dropped);
+  }
+
+  /** {@link #read}, or {@link #bare} for a record whose headers cannot be read. */
+  static Received readSafely(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
+    try {
+      return read(address, record);
+    } catch (RuntimeException unreadable) {
+      return bare(address, record);
+    }
+  }
+
+  /**
+   * What a record becomes when its headers cannot be read (a value our own types refuse): its body
+   * under a fresh send id, every header dropped and counted — delivered, never the reader's end.
+   */
+  static Received bare(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
+    String key = Ids.next();
+    MailMessage copy =
+        MailMessage.to(address)
+            .id(key)
+            .body(text(record.value()))
+            .header(SystemHeaders.SEND_ID, key)
+            .header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString())
+            .build();
+    return new Received(copy, record.headers().toArray().length);
+  }
+
+  private static boolean isOurs(ConsumerRecord<byte[], byte[]> record) {
+    Header marker = record.headers().lastHeader(PRODUCER);
+    Header sendId = record.headers().lastHeader(SystemHeaders.SEND_ID);
+    return marker != null
+        && marker.value() != null
+        && OURS.equals(text(marker.value()))
+        && sendId != null
+        && sendId.value() != null
+        && !text(sendId.value()).isBlank();
+  }
+
+  private static Long epochMillis(String instant) {
+    try {
+      return Instant.parse(instant).toEpochMilli();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** UTF-8 text; bytes that are not UTF-8 become U+FFFD instead of failing the delivery. */
+  private static String text(byte[] bytes) {
+    return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+  }
+}

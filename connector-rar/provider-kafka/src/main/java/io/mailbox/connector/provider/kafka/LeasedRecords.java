@@ -1,0 +1,101 @@
+package io.mailbox.connector.provider.kafka;
+
+import io.mailbox.connector.api.InFlightCopy;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.LeaseTable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The records this process handed out under a lease (manual-ack fetches: the {@code @Incoming}
+ * channels). Kafka has no per-record lease in a classic group, so the lease lives here ({@link
+ * LeaseTable}); the record itself stays unsettled in its {@link TopicReader}, holding its
+ * partition's commit back, so a crash redelivers it from Kafka. An expired lease hands the record
+ * out again at once, as its next round; a record whose partition moved to another member is dropped
+ * from the books (the new owner reads it again, and a late settlement changes nothing).
+ */
+final class LeasedRecords {
+  private final LeaseTable<Void> leases = new LeaseTable<>();
+  private final Function<MailAddress, TopicReader> readers;
+  private final Supplier<Instant> clock;
+  private final TopicReader.RetryTimer timer;
+
+  /**
+   * @param readers the reader of an address, or null when there is none
+   */
+  LeasedRecords(
+      Function<MailAddress, TopicReader> readers,
+      Supplier<Instant> clock,
+      TopicReader.RetryTimer timer) {
+    this.readers = readers;
+    this.clock = clock;
+    this.timer = timer;
+  }
+
+  void put(MailAddress address, Lease lease, MailMessage handedOut) {
+    leases.put(handedOut.sendId().orElseThrow(), address, lease, handedOut, null);
+  }
+
+  /**
+   * Ends a lease and returns its copy; empty when it ended already, or when the record's partition
+   * moved to another member meanwhile (settling it here would change nothing).
+   */
+  Optional<MailMessage> release(MailAddress address, String key, String leaseId) {
+    Optional<LeaseTable.Leased<Void>> released = leases.release(address, key, leaseId);
+    if (released.isEmpty()) {
+      return Optional.empty();
+    }
+    if (released.get().lease().isExpiredAt(clock.get())) {
+      handOutAgain(address, released.get().copy()); // too late: the lease is over
+      return Optional.empty();
+    }
+    TopicReader reader = readers.apply(address);
+    return reader != null && reader.holds(key)
+        ? Optional.of(released.get().copy())
+        : Optional.empty();
+  }
+
+  List<InFlightCopy> inFlight(MailAddress address, int limit) {
+    return leases.inFlight(address, limit);
+  }
+
+  /** Hands the records of expired leases out again; returns how many. Idempotent. */
+  long reclaimExpired(MailAddress address) {
+    TopicReader reader = readers.apply(address);
+    for (LeaseTable.Leased<Void> entry : leases.entries(address)) {
+      if (reader == null || !reader.holds(entry.key())) {
+        leases.release(address, entry.key(), entry.lease().id());
+      }
+    }
+    List<LeaseTable.Leased<Void>> expired = leases.takeExpired(address, clock.get());
+    expired.forEach(entry -> handOutAgain(address, entry.copy()));
+    return expired.size();
+  }
+
+  LeaseTable.Census census(MailAddress address) {
+    return leases.census(address, clock.get());
+  }
+
+  Set<MailAddress> addresses() {
+    return leases.addresses();
+  }
+
+  /** Forgets every lease: the provider stops, and the group reads their records again. */
+  void clear() {
+    leases.clear();
+  }
+
+  private void handOutAgain(MailAddress address, MailMessage copy) {
+    TopicReader reader = readers.apply(address);
+    if (reader != null) {
+      reader.retryLater(copy.sendId().orElseThrow(), copy, Duration.ZERO, timer);
+    }
+  }
+}

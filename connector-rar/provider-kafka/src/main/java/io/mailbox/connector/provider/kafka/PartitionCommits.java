@@ -1,0 +1,126 @@
+package io.mailbox.connector.provider.kafka;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The partitions one member of a group holds now, each with its {@link OffsetWindow}, and their
+ * commits: the settled prefix of each, asynchronously between polls, synchronously when a partition
+ * is revoked or the reader closes. Owned by the reader's poll thread (the consumer is not
+ * thread-safe); only {@link #settledNotCommitted()} is read from other threads.
+ */
+final class PartitionCommits {
+  private static final Logger LOG = Logger.getLogger(PartitionCommits.class.getName());
+
+  private final String topic;
+  private final Duration syncBound;
+  private final Map<TopicPartition, OffsetWindow> windows = new HashMap<>();
+  private volatile long settledNotCommitted;
+
+  PartitionCommits(String topic, Duration syncBound) {
+    this.topic = topic;
+    this.syncBound = syncBound;
+  }
+
+  /** The window of a partition this member holds, or null once it was revoked (or never held). */
+  OffsetWindow window(TopicPartition partition) {
+    return windows.get(partition);
+  }
+
+  boolean holds(TopicPartition partition) {
+    return windows.containsKey(partition);
+  }
+
+  /** The partitions held now (a copy). */
+  java.util.List<TopicPartition> held() {
+    return java.util.List.copyOf(windows.keySet());
+  }
+
+  /** The group gave this member {@code partition}; its next record is at {@code position}. */
+  void assigned(TopicPartition partition, long position) {
+    windows.put(partition, new OffsetWindow(position));
+  }
+
+  /** The partitions went to another member: what is settled of them is no longer ours to commit. */
+  void forget(Collection<TopicPartition> partitions) {
+    partitions.forEach(windows::remove);
+    count();
+  }
+
+  /**
+   * Commits every held partition's settled prefix: synchronously (bounded) or in the background.
+   */
+  void commitSettled(KafkaConsumer<byte[], byte[]> consumer, boolean sync) {
+    commit(consumer, committable(windows.keySet()), sync);
+  }
+
+  /** Commits the settled prefix of {@code partitions} before they go (bounded, synchronous). */
+  void commitBeforeRevoking(
+      KafkaConsumer<byte[], byte[]> consumer, Collection<TopicPartition> gone) {
+    commit(consumer, committable(gone), true);
+  }
+
+  /** Records settled whose offsets are not committed yet (Kafka still counts them as lag). */
+  long settledNotCommitted() {
+    return settledNotCommitted;
+  }
+
+  /** Recounts {@link #settledNotCommitted()}; after every change of a window. */
+  void count() {
+    long settled = 0;
+    for (OffsetWindow window : windows.values()) {
+      settled += window.settledNotCommitted();
+    }
+    settledNotCommitted = settled;
+  }
+
+  private Map<TopicPartition, OffsetAndMetadata> committable(
+      Collection<TopicPartition> partitions) {
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (TopicPartition partition : partitions) {
+      OffsetWindow window = windows.get(partition);
+      if (window != null) {
+        window.committable().ifPresent(upTo -> offsets.put(partition, new OffsetAndMetadata(upTo)));
+      }
+    }
+    return offsets;
+  }
+
+  private void commit(
+      KafkaConsumer<byte[], byte[]> consumer,
+      Map<TopicPartition, OffsetAndMetadata> offsets,
+      boolean sync) {
+    if (offsets.isEmpty()) {
+      return;
+    }
+    if (sync) {
+      consumer.commitSync(offsets, syncBound);
+      offsets.forEach((partition, at) -> committed(partition, at.offset()));
+    } else {
+      consumer.commitAsync(
+          offsets,
+          (done, failure) -> {
+            if (failure == null) {
+              done.forEach((partition, at) -> committed(partition, at.offset()));
+            } else {
+              // The next pass commits the same prefix (or more) again.
+              LOG.fine(() -> "A commit of " + topic + " failed (retried): " + failure);
+            }
+          });
+    }
+  }
+
+  private void committed(TopicPartition partition, long offset) {
+    OffsetWindow window = windows.get(partition);
+    if (window != null) {
+      window.committed(offset);
+    }
+    count();
+  }
+}

@@ -1,0 +1,129 @@
+package io.mailbox.connector.provider.kafka;
+
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailboxException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * How addresses map to Kafka topics, and back. Kafka allows {@code [a-zA-Z0-9._-]} in a topic name,
+ * at most {@value #MAX_CHARS} characters. The topic of {@code kafka://orders@shop/placed} is the
+ * prefix ({@code mailbox.} by default) plus its mailbox, each character outside {@code
+ * [a-zA-Z0-9.-]} written as {@code _} and two hex digits per UTF-8 byte: {@code
+ * mailbox.orders_40shop_2Fplaced}. {@code _} itself is escaped too ({@code _5F}), so the mapping is
+ * injective and {@link #address} reads it back. An address whose topic would not fit (with room for
+ * its parked topic, {@code <topic>_parked}) is refused with {@code MBX-1001} before anything
+ * reaches the broker.
+ *
+ * <p>A consumer group derived for an address is {@code <defaultGroup>:<topic>}: the colon cannot
+ * appear in a topic, so the pair can be split again.
+ */
+final class TopicNames {
+  static final int MAX_CHARS = 249;
+
+  /** Where the end of an address's dead-letter chain is kept; {@code _p} is never an escape. */
+  static final String PARKED_SUFFIX = "_parked";
+
+  private static final char ESCAPE = '_';
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private final String prefix;
+
+  TopicNames(String prefix) {
+    this.prefix = prefix;
+  }
+
+  String prefix() {
+    return prefix;
+  }
+
+  /** The topic of {@code address}; refuses one Kafka could not name. */
+  String topic(MailAddress address) {
+    String topic = prefix + escape(address.mailbox());
+    if (topic.length() + PARKED_SUFFIX.length() > MAX_CHARS) {
+      String shown = address.toString();
+      if (shown.length() > 80) {
+        shown = shown.substring(0, 77) + "...";
+      }
+      throw new MailboxException(
+          ErrorCode.MALFORMED_ADDRESS,
+          "The kafka: address "
+              + shown
+              + " cannot be used: its topic name would be "
+              + topic.length()
+              + " characters, and Kafka allows "
+              + MAX_CHARS
+              + " with the "
+              + PARKED_SUFFIX.length()
+              + " of its parked topic ("
+              + PARKED_SUFFIX
+              + ")"
+              + "; shorten the user, host or path (characters outside a-z, A-Z, 0-9, '.' and '-'"
+              + " take three each).");
+    }
+    return topic;
+  }
+
+  /** The topic where {@code address}'s parked records are kept. */
+  String parkedTopic(MailAddress address) {
+    return topic(address) + PARKED_SUFFIX;
+  }
+
+  /**
+   * The address a topic of ours stands for; empty for a topic without our prefix, and for a parked
+   * topic.
+   */
+  Optional<MailAddress> address(String topic) {
+    if (!topic.startsWith(prefix) || topic.endsWith(PARKED_SUFFIX)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          MailAddress.parse(
+              KafkaProvider.SCHEME + "://" + unescape(topic.substring(prefix.length()))));
+    } catch (RuntimeException notOurs) {
+      return Optional.empty();
+    }
+  }
+
+  /** The group that reads {@code topic} when the caller names none. */
+  static String derivedGroup(String defaultGroup, String topic) {
+    return defaultGroup + ":" + topic;
+  }
+
+  static String escape(String text) {
+    StringBuilder out = new StringBuilder(text.length() + 16);
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xFF);
+      if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '.'
+          || c == '-') {
+        out.append(c);
+      } else {
+        out.append(ESCAPE).append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
+      }
+    }
+    return out.toString();
+  }
+
+  static String unescape(String escaped) {
+    byte[] bytes = new byte[escaped.length()];
+    int n = 0;
+    for (int i = 0; i < escaped.length(); i++) {
+      char c = escaped.charAt(i);
+      if (c == ESCAPE) {
+        if (i + 2 >= escaped.length()) {
+          throw new IllegalArgumentException("a cut escape in " + escaped);
+        }
+        bytes[n++] = (byte) Integer.parseInt(escaped.substring(i + 1, i + 3), 16);
+        i += 2;
+      } else {
+        bytes[n++] = (byte) c;
+      }
+    }
+    return new String(bytes, 0, n, StandardCharsets.UTF_8);
+  }
+}

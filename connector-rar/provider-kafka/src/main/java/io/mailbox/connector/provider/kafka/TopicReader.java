@@ -1,0 +1,403 @@
+package io.mailbox.connector.provider.kafka;
+
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.spi.Backoff;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+
+/**
+ * Reads one address's topic in this process, as a member of its consumer group: one thread owns the
+ * {@link KafkaConsumer} (Kafka's consumer is single-threaded) and everyone else talks to it through
+ * tasks it runs between polls.
+ *
+ * <p><b>Push.</b> With subscribers present, polled records are handed out in offset order on one
+ * dispatch thread (subscriber code never runs on the poll thread, so a slow one cannot make the
+ * consumer miss its poll interval). More than {@value #MAX_UNSETTLED} unsettled records pause the
+ * partitions until subscribers catch up.
+ *
+ * <p><b>Fetch.</b> Without subscribers the partitions are paused (the consumer stays in the group);
+ * {@link #take} resumes them for one bounded read ({@link Fetches}).
+ *
+ * <p><b>Failures.</b> A consumer that fails (not the stop) is closed and replaced after a pause
+ * that doubles up to 30 s; what it held is read again from the committed offsets.
+ *
+ * <p><b>Commits.</b> Each partition's {@link OffsetWindow} commits the settled prefix. A revoked
+ * partition's prefix is committed synchronously before it goes, and its unsettled records are
+ * forgotten: their late settlements change nothing, and the new owner reads them again.
+ *
+ * <p><b>Unhandled.</b> {@link #retryLater} keeps the record unsettled (its offset holds the commit
+ * back, so a crash or a rebalance redelivers it from Kafka) and hands it out again after the delay,
+ * as the next round.
+ */
+final class TopicReader implements AutoCloseable {
+  static final int MAX_UNSETTLED = 1_000;
+  private static final Logger LOG = Logger.getLogger(TopicReader.class.getName());
+  // Short: settlements, retries and fetches wait for the poll to return (a paused consumer's poll
+  // blocks its whole timeout). 100 ms cost the benchmark's subscriber 0.10 of a raw consumer and a
+  // channel up to 100 ms per leased record.
+  private static final Duration POLL = Duration.ofMillis(5);
+  private static final Duration CLOSE_BOUND = Duration.ofSeconds(10);
+  private static final Duration MAX_RESTART_PAUSE = Duration.ofSeconds(30);
+
+  /** A record read into a copy, with where it lives. */
+  record Pending(TopicPartition partition, long offset, MailMessage copy) {}
+
+  private final String topic;
+  private final Function<String, KafkaConsumer<byte[], byte[]>> consumers;
+  private final String group;
+  private final Function<ConsumerRecord<byte[], byte[]>, MailMessage> read;
+  private final BooleanSupplier hasReceivers;
+  private final Consumer<MailMessage> push;
+  private final Thread thread;
+  private final ExecutorService dispatcher;
+  // Settlements and retries for the poll thread, and fetches apart: a rebalance's grace runs only
+  // the former (a fetch polls, which must not happen inside a rebalance callback).
+  private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  private final Fetches fetches = new Fetches(this);
+  private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
+
+  // Owned by the poll thread:
+  private final PartitionCommits partitions;
+  private final Deque<Pending> backlog = new ArrayDeque<>();
+  private volatile KafkaConsumer<byte[], byte[]> consumer;
+
+  private volatile boolean running = true;
+  private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their retry
+  private final AtomicLong settling = new AtomicLong(); // settled, not yet in a window
+
+  TopicReader(
+      String topic,
+      String group,
+      Function<String, KafkaConsumer<byte[], byte[]>> consumers,
+      Function<ConsumerRecord<byte[], byte[]>, MailMessage> read,
+      BooleanSupplier hasReceivers,
+      Consumer<MailMessage> push) {
+    this.topic = topic;
+    this.group = group;
+    this.consumers = consumers;
+    this.read = read;
+    this.hasReceivers = hasReceivers;
+    this.push = push;
+    this.partitions = new PartitionCommits(topic, CLOSE_BOUND);
+    this.dispatcher =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "mailbox-kafka-dispatch-" + topic);
+              t.setDaemon(true);
+              return t;
+            });
+    this.thread = new Thread(this::run, "mailbox-kafka-poll-" + topic);
+    this.thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** Whether the record of copy {@code key} is handed out by this reader and not settled. */
+  boolean holds(String key) {
+    return handedOut.containsKey(key);
+  }
+
+  /** Records handed out and not settled (waiting retries are not counted). */
+  long inFlight() {
+    return handedOut.size();
+  }
+
+  /** Records settled whose offsets are not committed yet (Kafka still counts them as lag). */
+  long settledNotCommitted() {
+    return partitions.settledNotCommitted() + settling.get();
+  }
+
+  /** Unhandled records waiting for their retry (queued again, not in flight). */
+  long waitingForRetry() {
+    return waiting.get();
+  }
+
+  // ---- called from other threads ---------------------------------------------------------------
+
+  /**
+   * Up to {@code limit} records not handed out yet, oldest first; waits at most {@code wait} for
+   * the group to be joined and the partitions read up to their end ({@link Fetches#take}).
+   */
+  List<MailMessage> take(int limit, Duration wait, boolean settleAtOnce) {
+    return fetches.take(limit, wait, settleAtOnce);
+  }
+
+  /** A handed-out copy is done (handled, or stored elsewhere): its offset may be committed. */
+  void settle(String key) {
+    settling.incrementAndGet(); // before it leaves handedOut: the status never misses it
+    Pending pending = handedOut.remove(key);
+    if (pending == null) {
+      settling.decrementAndGet();
+      return;
+    }
+    tasks.add(
+        () -> {
+          OffsetWindow window = partitions.window(pending.partition());
+          if (window != null) {
+            window.settled(pending.offset());
+          }
+          partitions.count();
+          settling.decrementAndGet();
+        });
+  }
+
+  /**
+   * An unhandled copy: kept unsettled and handed out again (as {@code copy}, its next round) once
+   * {@code delay} has passed. False when it is not handed out by this reader (any more).
+   */
+  boolean retryLater(String key, MailMessage copy, Duration delay, RetryTimer timer) {
+    Pending pending = handedOut.remove(key);
+    if (pending == null) {
+      return false;
+    }
+    waiting.incrementAndGet();
+    timer.after(
+        delay,
+        () ->
+            tasks.add(
+                () -> {
+                  waiting.decrementAndGet();
+                  if (partitions.holds(pending.partition())) {
+                    backlog.addFirst(new Pending(pending.partition(), pending.offset(), copy));
+                  } // else revoked meanwhile: the new owner reads it again
+                }));
+    return true;
+  }
+
+  /** Schedules a task after a delay (the provider's scheduler). */
+  interface RetryTimer {
+    void after(Duration delay, Runnable task);
+  }
+
+  /** Stops reading: commits what is settled, leaves the group, within a bound. */
+  @Override
+  public void close() {
+    running = false;
+    KafkaConsumer<byte[], byte[]> owned = consumer;
+    if (owned != null) {
+      owned.wakeup();
+    }
+    try {
+      thread.join(CLOSE_BOUND.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    dispatcher.shutdown();
+    handedOut.clear();
+  }
+
+  // ---- the poll thread -------------------------------------------------------------------------
+
+  /**
+   * The poll loop. A failure that is not the stop (a rebalance callback timing out, the cluster
+   * refusing the consumer) closes the consumer, forgets what it held (its records are read again
+   * from the committed offsets) and starts a new one after a pause that doubles up to 30 s: the
+   * reader never dies while its address is in use.
+   */
+  private void run() {
+    int failures = 0;
+    while (running) {
+      long started = System.nanoTime();
+      try {
+        consumer = consumers.apply(group);
+        consumer.subscribe(List.of(topic), new RebalanceListener(this, group));
+        pollUntilStopped();
+      } catch (WakeupException stopping) {
+        // close() woke the poll up
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "The Kafka reader of " + topic + " failed; starting it again", e);
+      } finally {
+        closeConsumer();
+      }
+      if (running) {
+        boolean ranAWhile = System.nanoTime() - started > Duration.ofMinutes(1).toNanos();
+        failures = ranAWhile ? 1 : failures + 1;
+        sleep(Backoff.after(failures, Duration.ofSeconds(1), MAX_RESTART_PAUSE));
+      }
+    }
+  }
+
+  private void pollUntilStopped() {
+    while (running) {
+      runTasks();
+      fetches.runQueued();
+      boolean pushing = hasReceivers.getAsBoolean();
+      if (pushing) {
+        pushBacklog();
+      }
+      boolean wantMore = pushing && backlog.isEmpty() && unsettled() < MAX_UNSETTLED;
+      if (wantMore) {
+        consumer.resume(consumer.assignment());
+      } else {
+        consumer.pause(consumer.assignment());
+      }
+      pollInto(POLL);
+      if (pushing) {
+        pushBacklog();
+      }
+      partitions.commitSettled(consumer, false);
+    }
+  }
+
+  /** Commits what is settled (bounded) and leaves the group; forgets every partition. */
+  private void closeConsumer() {
+    if (consumer == null) {
+      return;
+    }
+    try {
+      runTasks();
+      partitions.commitSettled(consumer, true);
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "Could not commit at close (redelivered later)", e);
+    }
+    try {
+      consumer.close(CLOSE_BOUND);
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "The consumer of " + topic + " did not close cleanly", e);
+    }
+    forget(partitions.held());
+    consumer = null;
+  }
+
+  private static void sleep(Duration pause) {
+    try {
+      Thread.sleep(pause.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void runTasks() {
+    Runnable task;
+    while ((task = tasks.poll()) != null) {
+      task.run();
+    }
+  }
+
+  private void pollInto(Duration timeout) {
+    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
+      TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+      backlog.addLast(new Pending(partition, record.offset(), read.apply(record)));
+    }
+  }
+
+  /** Handed out and not settled, or waiting for a retry: what holds commits back. */
+  private long unsettled() {
+    return handedOut.size() + waiting.get();
+  }
+
+  private void pushBacklog() {
+    while (!backlog.isEmpty() && unsettled() < MAX_UNSETTLED) {
+      Pending next = backlog.pollFirst();
+      if (handOut(next)) {
+        dispatcher.execute(() -> push.accept(next.copy()));
+      }
+    }
+  }
+
+  /** Marks a record handed out; false for one of a partition no longer assigned. */
+  boolean handOut(Pending pending) {
+    OffsetWindow window = partitions.window(pending.partition());
+    if (window == null) {
+      return false;
+    }
+    window.handedOut(pending.offset());
+    handedOut.put(pending.copy().sendId().orElseThrow(), pending);
+    return true;
+  }
+
+  // ---- for fetches (on the poll thread) --------------------------------------------------------
+
+  /** The next polled record not handed out yet, or null. */
+  Pending nextQueued() {
+    return backlog.pollFirst();
+  }
+
+  /** Puts a record taken for a fetch back at the head of the backlog, still unsettled. */
+  void putBack(Pending pending) {
+    handedOut.remove(pending.copy().sendId().orElseThrow());
+    backlog.addFirst(pending);
+  }
+
+  /** Settles a record an auto-ack fetch took. */
+  void settleTaken(Pending pending) {
+    // Counted as settled before it stops counting as handed out: the caller, who has it already,
+    // may read the status at any moment, and must never see it as unread again.
+    OffsetWindow window = partitions.window(pending.partition());
+    if (window != null) {
+      window.settled(pending.offset());
+    }
+    partitions.count();
+    handedOut.remove(pending.copy().sendId().orElseThrow());
+  }
+
+  /** Reads what the (resumed) partitions have, for at most {@code timeout}. */
+  void pollFor(Duration timeout) {
+    consumer.resume(consumer.assignment());
+    pollInto(timeout);
+  }
+
+  /** After a fetch: paused again unless subscribers are there (they keep reading). */
+  void fetchDone() {
+    if (running && !hasReceivers.getAsBoolean()) {
+      consumer.pause(consumer.assignment());
+    }
+    partitions.count();
+  }
+
+  String topic() {
+    return topic;
+  }
+
+  // ---- for the rebalance listener (on the poll thread) ----------------------------------------
+
+  PartitionCommits partitions() {
+    return partitions;
+  }
+
+  KafkaConsumer<byte[], byte[]> consumer() {
+    return consumer;
+  }
+
+  /** Drops polled records of {@code gone} that were not handed out: the new owner reads them. */
+  void dropQueued(Collection<TopicPartition> gone) {
+    backlog.removeIf(p -> gone.contains(p.partition()));
+  }
+
+  /** Whether a record of {@code gone} is handed out and not settled. */
+  boolean holdsAny(Collection<TopicPartition> gone) {
+    return handedOut.values().stream().anyMatch(p -> gone.contains(p.partition()));
+  }
+
+  /** Runs the settlements and retries queued for the poll thread. */
+  void runPending() {
+    runTasks();
+  }
+
+  /** Forgets everything of {@code gone}: late settlements of its records change nothing. */
+  void forget(Collection<TopicPartition> gone) {
+    partitions.forget(gone);
+    dropQueued(gone);
+    handedOut.values().removeIf(p -> gone.contains(p.partition()));
+  }
+}

@@ -1,0 +1,85 @@
+package io.mailbox.connector.provider.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.testsupport.Eventually;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The broker stops and starts again in the middle of a 10,000-record run: every post Kafka
+ * acknowledged is consumed; posts made while it was down fail with a coded error (and are not
+ * counted as acknowledged), and posting works again once it is back.
+ */
+class KafkaBrokerRestartIT {
+  private static final int RECORDS = 10_000;
+
+  @Test
+  void everyAcknowledgedPostIsConsumedAcrossABrokerRestart() throws Exception {
+    KafkaBroker broker = KafkaBroker.shared();
+    KafkaSettings settings =
+        KafkaSettings.defaults()
+            .withBootstrapServers(broker.bootstrapServers())
+            .withTopicCreation(2)
+            .withPublishTimeout(Duration.ofSeconds(3));
+    MailAddress orders =
+        MailAddress.parse(
+            "kafka://orders@shop/restart-" + UUID.randomUUID().toString().substring(0, 8));
+    MailboxProvider provider =
+        MailboxProvider.of(new KafkaProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
+    provider.start();
+    Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    Set<String> consumed = ConcurrentHashMap.newKeySet();
+    AtomicInteger refused = new AtomicInteger();
+    try {
+      provider.subscribe(orders, MailboxSubscriber.of(m -> consumed.add(m.id())));
+      Thread restart = null;
+      for (int i = 0; i < RECORDS; i++) {
+        String id = "o-" + i;
+        try {
+          provider.post(MailMessage.to(orders).id(id).body("{}").build());
+          acknowledged.add(id);
+        } catch (MailboxException down) {
+          refused.incrementAndGet();
+        }
+        if (i == 3_000) {
+          restart =
+              new Thread(
+                  () -> {
+                    try {
+                      broker.restart(Duration.ofSeconds(6));
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  });
+          restart.start();
+        }
+      }
+      restart.join();
+
+      Eventually.await(
+          "every acknowledged post is consumed",
+          Duration.ofSeconds(120),
+          () -> consumed.containsAll(acknowledged));
+      System.out.printf(
+          "KafkaBrokerRestartIT: %d posts acknowledged, %d refused while the broker was away,"
+              + " %d consumed%n",
+          acknowledged.size(), refused.get(), consumed.size());
+      assertThat(consumed).containsAll(acknowledged);
+      assertThat(acknowledged.size()).isGreaterThan(RECORDS / 2);
+    } finally {
+      provider.stop(true);
+    }
+  }
+}
