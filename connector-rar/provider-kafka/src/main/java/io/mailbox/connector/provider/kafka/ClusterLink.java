@@ -242,6 +242,17 @@ final class ClusterLink implements AutoCloseable {
     return knownTopics.contains(topic);
   }
 
+  /** The addresses of the provider's topics; none (logged at FINE) while the cluster is away. */
+  Set<MailAddress> ownedAddresses(TopicNames names) {
+    Set<MailAddress> addresses = new java.util.TreeSet<>();
+    try {
+      ownedTopics().forEach(topic -> names.address(topic).ifPresent(addresses::add));
+    } catch (MailboxException unreachable) {
+      LOG.fine(() -> "Kafka topics not listed: " + unreachable.getMessage());
+    }
+    return addresses;
+  }
+
   /** The topics whose name starts with the provider's prefix. */
   Set<String> ownedTopics() {
     Set<String> names = call(admin.listTopics().names());

@@ -33,10 +33,12 @@ final class Fetches {
   private static final Duration READ_STEP = Duration.ofMillis(50);
 
   private final TopicReader reader;
+  private final String topic;
   private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
 
-  Fetches(TopicReader reader) {
+  Fetches(TopicReader reader, String topic) {
     this.reader = reader;
+    this.topic = topic;
   }
 
   /**
@@ -106,9 +108,9 @@ final class Fetches {
         reader.pollFor(READ_STEP);
       }
     } catch (WakeupException stopping) {
-      LOG.fine(() -> "A fetch of " + reader.topic() + " ended by the reader's stop");
+      LOG.fine(() -> "A fetch of " + topic + " ended by the reader's stop");
     } catch (RuntimeException e) {
-      LOG.log(Level.FINE, "A fetch of " + reader.topic() + " ended early", e);
+      LOG.log(Level.FINE, "A fetch of " + topic + " ended early", e);
     }
     return taken;
   }

@@ -4,7 +4,6 @@ import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Backoff;
 import io.mailbox.connector.spi.Enumerating;
@@ -29,7 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * The {@code kafka:} provider: Apache Kafka as the transport (docs/providers.md, "kafka:").
@@ -63,7 +61,8 @@ public final class KafkaProvider extends TransportBase
   private final Map<MailAddress, List<Receiver>> receivers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
   private final LeasedRecords leased;
-  private final PeriodicTask sweeper; // hands expired leases' records out again
+  private final PeriodicTask sweeper; // hands expired leases out again, releases idle readers
+  private volatile Duration readerIdle = Duration.ofSeconds(30);
   private final AtomicLong droppedHeaders = new AtomicLong();
   private volatile ClusterLink cluster;
   private volatile Publisher publisher;
@@ -78,7 +77,10 @@ public final class KafkaProvider extends TransportBase
             "The kafka: lease sweep",
             scheduler,
             Duration.ofSeconds(1),
-            () -> leased.addresses().forEach(leased::reclaimExpired));
+            () -> {
+              leased.addresses().forEach(leased::reclaimExpired);
+              releaseIdleReaders();
+            });
   }
 
   @Override
@@ -112,8 +114,6 @@ public final class KafkaProvider extends TransportBase
   public boolean reachable() {
     return cluster != null && cluster.reachable();
   }
-
-  // ---- posting ---------------------------------------------------------------------------------
 
   @Override
   public void send(MailAddress topic, MailMessage copy) {
@@ -149,7 +149,31 @@ public final class KafkaProvider extends TransportBase
     return TopicNames.derivedGroup(settings.defaultGroup(), topic);
   }
 
-  // ---- reading ---------------------------------------------------------------------------------
+  /** How long a reader without subscribers and fetches may hold its partitions (tests: less). */
+  void releaseIdleReadersAfter(Duration idle) {
+    this.readerIdle = idle;
+  }
+
+  /**
+   * Closes the readers nobody uses (no subscriber, no fetch for {@link #readerIdle}, nothing in
+   * flight): a reader left in its group would keep its share of the partitions, paused, and records
+   * there would wait for this server instead of going to the others' subscribers.
+   */
+  private void releaseIdleReaders() {
+    readers.forEach(
+        (address, reader) -> {
+          boolean idle =
+              receiversOf(address).isEmpty()
+                  && reader.idleFor().compareTo(readerIdle) >= 0
+                  && reader.inFlight() == 0
+                  && reader.waitingForRetry() == 0
+                  && leased.census(address).inFlight() == 0;
+          if (idle && readers.remove(address, reader)) {
+            reader.close();
+            LOG.info(() -> "Released the Kafka partitions of " + address + " (unused here)");
+          }
+        });
+  }
 
   @Override
   public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
@@ -161,10 +185,8 @@ public final class KafkaProvider extends TransportBase
   }
 
   /**
-   * Records the reader has not handed out, oldest first. Without a lease they are settled at once;
-   * with one they stay unsettled under it (holding their partition's commit back) until they are
-   * settled, or the lease ends and they are handed out again as the next round. A record already
-   * delivered {@code kafkaMaxDeliveries} times is dead-lettered instead.
+   * Records not handed out yet, oldest first: settled at once, or under a lease ({@link
+   * LeasedRecords}); one delivered {@code kafkaMaxDeliveries} times is dead-lettered instead.
    */
   @Override
   public List<MailMessage> takeQueued(
@@ -233,27 +255,12 @@ public final class KafkaProvider extends TransportBase
                   topic,
                   group(topic),
                   group -> KafkaClients.consumer(settings, group),
-                  record -> read(address, record),
+                  record -> KafkaRecords.readCounting(address, record, droppedHeaders),
                   () -> !receiversOf(address).isEmpty(),
                   copy -> deliver(address, copy));
           reader.start();
           return reader;
         });
-  }
-
-  private MailMessage read(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
-    KafkaRecords.Received received = KafkaRecords.readSafely(address, record);
-    if (received.droppedHeaders() > 0) {
-      droppedHeaders.addAndGet(received.droppedHeaders());
-      LOG.fine(
-          () ->
-              "Dropped "
-                  + received.droppedHeaders()
-                  + " header(s) of a record at "
-                  + address
-                  + " that were not safe to carry (see kafka.droppedHeaders)");
-    }
-    return received.copy();
   }
 
   private List<Receiver> receiversOf(MailAddress address) {
@@ -277,8 +284,6 @@ public final class KafkaProvider extends TransportBase
     }
     dispatch(address, copy, present);
   }
-
-  // ---- settlement ------------------------------------------------------------------------------
 
   @Override
   public void acknowledge(MailAddress topic, MailMessage copy) {
@@ -374,11 +379,7 @@ public final class KafkaProvider extends TransportBase
   @Override
   public List<AddressStatus> enumerate() {
     Set<MailAddress> listed = new TreeSet<>(known());
-    try {
-      cluster.ownedTopics().forEach(topic -> names.address(topic).ifPresent(listed::add));
-    } catch (MailboxException unreachable) {
-      LOG.fine(() -> "Kafka topics not listed: " + unreachable.getMessage());
-    }
+    listed.addAll(cluster.ownedAddresses(names));
     return listed.stream().map(this::status).toList();
   }
 

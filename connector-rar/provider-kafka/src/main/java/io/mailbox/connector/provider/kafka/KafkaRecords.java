@@ -27,6 +27,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * rest is dropped and counted, never echoed.
  */
 final class KafkaRecords {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(KafkaRecords.class.getName());
+
   /** The header whose value becomes the record key. */
   static final String ORDERING_KEY = "ordering-key";
 
@@ -79,6 +82,28 @@ final class KafkaRecords {
       copy.id(messageId);
     }
     return new Received(copy.build(), dropped);
+  }
+
+  /**
+   * {@link #readSafely}, adding the headers dropped to {@code dropped} (logged at FINE: a foreign
+   * producer's headers are counted, never shown).
+   */
+  static MailMessage readCounting(
+      MailAddress address,
+      ConsumerRecord<byte[], byte[]> record,
+      java.util.concurrent.atomic.AtomicLong dropped) {
+    Received received = readSafely(address, record);
+    if (received.droppedHeaders() > 0) {
+      dropped.addAndGet(received.droppedHeaders());
+      LOG.fine(
+          () ->
+              "Dropped "
+                  + received.droppedHeaders()
+                  + " header(s) of a record at "
+                  + address
+                  + " that were not safe to carry (see kafka.droppedHeaders)");
+    }
+    return received.copy();
   }
 
   /** {@link #read}, or {@link #bare} for a record whose headers cannot be read. */

@@ -24,28 +24,24 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
- * Reads one address's topic in this process, as a member of its consumer group: one thread owns the
- * {@link KafkaConsumer} (Kafka's consumer is single-threaded) and everyone else talks to it through
- * tasks it runs between polls.
+ * Reads one address's topic in this process, as a member of its consumer group. One thread owns the
+ * {@link KafkaConsumer} (it is single-threaded); others reach it through tasks it runs between
+ * polls.
  *
- * <p><b>Push.</b> With subscribers present, polled records are handed out in offset order on one
- * dispatch thread (subscriber code never runs on the poll thread, so a slow one cannot make the
- * consumer miss its poll interval). More than {@value #MAX_UNSETTLED} unsettled records pause the
- * partitions until subscribers catch up.
- *
- * <p><b>Fetch.</b> Without subscribers the partitions are paused (the consumer stays in the group);
- * {@link #take} resumes them for one bounded read ({@link Fetches}).
- *
- * <p><b>Failures.</b> A consumer that fails (not the stop) is closed and replaced after a pause
- * that doubles up to 30 s; what it held is read again from the committed offsets.
- *
- * <p><b>Commits.</b> Each partition's {@link OffsetWindow} commits the settled prefix. A revoked
- * partition's prefix is committed synchronously before it goes, and its unsettled records are
- * forgotten: their late settlements change nothing, and the new owner reads them again.
- *
- * <p><b>Unhandled.</b> {@link #retryLater} keeps the record unsettled (its offset holds the commit
- * back, so a crash or a rebalance redelivers it from Kafka) and hands it out again after the delay,
- * as the next round.
+ * <ul>
+ *   <li><b>Push</b>: with subscribers, records are handed out in offset order on one dispatch
+ *       thread (a slow subscriber never makes the consumer miss its poll interval); more than
+ *       {@value #MAX_UNSETTLED} unsettled records pause the partitions.
+ *   <li><b>Fetch</b>: without subscribers the partitions are paused (the member stays in the
+ *       group); a fetch resumes them for one bounded read ({@link Fetches}).
+ *   <li><b>Commits</b>: each partition's settled prefix ({@link PartitionCommits}); a revoked
+ *       partition's records are forgotten (late settlements change nothing, the new owner reads
+ *       them again).
+ *   <li><b>Unhandled</b>: {@link #retryLater} keeps the record unsettled (holding the commit back)
+ *       and hands it out again after the delay, as the next round.
+ *   <li><b>Failures</b>: a consumer that fails (not the stop) is replaced after a pause doubling up
+ *       to 30 s; what it held is read again from the committed offsets.
+ * </ul>
  */
 final class TopicReader implements AutoCloseable {
   static final int MAX_UNSETTLED = 1_000;
@@ -71,7 +67,7 @@ final class TopicReader implements AutoCloseable {
   // Settlements and retries for the poll thread, and fetches apart: a rebalance's grace runs only
   // the former (a fetch polls, which must not happen inside a rebalance callback).
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-  private final Fetches fetches = new Fetches(this);
+  private final Fetches fetches;
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
 
   // Owned by the poll thread:
@@ -80,6 +76,7 @@ final class TopicReader implements AutoCloseable {
   private volatile KafkaConsumer<byte[], byte[]> consumer;
 
   private volatile boolean running = true;
+  private volatile long lastUsedNanos = System.nanoTime();
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their retry
   private final AtomicLong settling = new AtomicLong(); // settled, not yet in a window
 
@@ -97,6 +94,7 @@ final class TopicReader implements AutoCloseable {
     this.hasReceivers = hasReceivers;
     this.push = push;
     this.partitions = new PartitionCommits(topic, CLOSE_BOUND);
+    this.fetches = new Fetches(this, topic);
     this.dispatcher =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -132,14 +130,18 @@ final class TopicReader implements AutoCloseable {
     return waiting.get();
   }
 
-  // ---- called from other threads ---------------------------------------------------------------
-
   /**
    * Up to {@code limit} records not handed out yet, oldest first; waits at most {@code wait} for
    * the group to be joined and the partitions read up to their end ({@link Fetches#take}).
    */
   List<MailMessage> take(int limit, Duration wait, boolean settleAtOnce) {
+    lastUsedNanos = System.nanoTime();
     return fetches.take(limit, wait, settleAtOnce);
+  }
+
+  /** How long since the reader was made or last fetched from. */
+  Duration idleFor() {
+    return Duration.ofNanos(System.nanoTime() - lastUsedNanos);
   }
 
   /** A handed-out copy is done (handled, or stored elsewhere): its offset may be committed. */
@@ -205,8 +207,6 @@ final class TopicReader implements AutoCloseable {
     dispatcher.shutdown();
     handedOut.clear();
   }
-
-  // ---- the poll thread -------------------------------------------------------------------------
 
   /**
    * The poll loop. A failure that is not the stop (a rebalance callback timing out, the cluster
@@ -363,10 +363,6 @@ final class TopicReader implements AutoCloseable {
       consumer.pause(consumer.assignment());
     }
     partitions.count();
-  }
-
-  String topic() {
-    return topic;
   }
 
   // ---- for the rebalance listener (on the poll thread) ----------------------------------------

@@ -92,11 +92,47 @@ class KafkaFetchIT {
     assertThat(zombie).as("the refused subscription receives nothing").isEmpty();
   }
 
+  @Test
+  void aServerWhoseLastSubscriberLeftReleasesItsPartitionsToTheOthers() throws Exception {
+    MailAddress shared =
+        MailAddress.parse(
+            "kafka://billing@shop/shared-" + UUID.randomUUID().toString().substring(0, 8));
+    KafkaProvider leaving =
+        new KafkaProvider(creating(), Clock.systemUTC(), new ExecutorScheduler());
+    leaving.releaseIdleReadersAfter(Duration.ofSeconds(1));
+    MailboxProvider first = MailboxProvider.of(leaving);
+    first.start();
+    started.add(first);
+    io.mailbox.connector.kernel.Subscription gone =
+        first.subscribe(shared, io.mailbox.connector.kernel.MailboxSubscriber.of(m -> {}));
+    Thread.sleep(2_000); // the first server joined the group and holds the topic's one partition
+    gone.unsubscribe();
+
+    List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+    MailboxProvider second = provider();
+    second.subscribe(
+        shared, io.mailbox.connector.kernel.MailboxSubscriber.of(m -> received.add(m.id())));
+    for (int i = 0; i < 10; i++) {
+      second.post(MailMessage.to(shared).id("r-" + i).body("{}").build());
+    }
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    while (received.size() < 10 && Instant.now().isBefore(deadline)) {
+      Thread.sleep(100);
+    }
+
+    assertThat(received)
+        .as("the records reach the server with a subscriber once the other let the partition go")
+        .hasSize(10);
+  }
+
+  private static KafkaSettings creating() {
+    return KafkaSettings.defaults()
+        .withBootstrapServers(KafkaBroker.shared().bootstrapServers())
+        .withTopicCreation(1);
+  }
+
   private MailboxProvider provider() {
-    return started(
-        KafkaSettings.defaults()
-            .withBootstrapServers(KafkaBroker.shared().bootstrapServers())
-            .withTopicCreation(1));
+    return started(creating());
   }
 
   private MailboxProvider started(KafkaSettings settings) {
