@@ -42,8 +42,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class AmqpBenchmark {
   private static final String URI = AmqpSettings.DEFAULT_URI;
-  private static final String BODY =
-      "{\"orderId\":\"o-1\",\"quantity\":1,\"note\":\"benchmark payload of a typical event\"}";
 
   private AmqpBenchmark() {}
 
@@ -81,12 +79,13 @@ public final class AmqpBenchmark {
         purge(raw, publishAddress);
         double rawSameWire = rawPublish(raw, publishAddress.mailbox(), messages, batch, true);
         purge(raw, publishAddress);
-        double ourPublish = ProviderBench.publish(provider, publishAddress, messages, batch, BODY);
+        double ourPublish =
+            ProviderBench.publish(provider, publishAddress, messages, batch, ProviderBench.BODY);
         purge(raw, publishAddress);
 
-        ProviderBench.publish(provider, consumeAddress, messages, batch, BODY);
+        ProviderBench.publish(provider, consumeAddress, messages, batch, ProviderBench.BODY);
         double rawConsume = rawConsume(raw, consumeAddress.mailbox(), messages);
-        ProviderBench.publish(provider, consumeAddress, messages, batch, BODY);
+        ProviderBench.publish(provider, consumeAddress, messages, batch, ProviderBench.BODY);
         double ourConsume = ProviderBench.consume(provider, consumeAddress, messages);
         purge(raw, consumeAddress);
 
@@ -164,7 +163,7 @@ public final class AmqpBenchmark {
       for (int sent = 0; sent < count; ) {
         int n = Math.min(batch, count - sent);
         for (int i = 0; i < n; i++) {
-          byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
+          byte[] body = ProviderBench.BODY.getBytes(StandardCharsets.UTF_8);
           channel.basicPublish("", queue, true, sameWire ? asTheProviderSends(i) : minimal, body);
         }
         channel.waitForConfirmsOrDie(30_000);

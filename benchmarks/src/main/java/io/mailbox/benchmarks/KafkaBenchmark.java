@@ -50,8 +50,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * a single-node broker started in this JVM when no cluster is named — the tests' own).
  */
 public final class KafkaBenchmark {
-  private static final String BODY =
-      "{\"orderId\":\"o-1\",\"quantity\":1,\"note\":\"benchmark payload of a typical event\"}";
 
   private KafkaBenchmark() {}
 
@@ -80,12 +78,13 @@ public final class KafkaBenchmark {
         MailAddress consumeOurs = address("consume-ours", run, round);
         MailAddress relayTo = address("relay", run, round);
         MailAddress rawOneByOneTo = address("raw-one", run, round);
-        double ourPublish = ProviderBench.publish(provider, publish, messages, batch, BODY);
+        double ourPublish =
+            ProviderBench.publish(provider, publish, messages, batch, ProviderBench.BODY);
         double rawPublish = rawPublish(raw, topic(provider, publish), messages, batch);
 
-        ProviderBench.publish(provider, consumeRaw, messages, batch, BODY);
+        ProviderBench.publish(provider, consumeRaw, messages, batch, ProviderBench.BODY);
         double rawConsume = rawConsume(servers, topic(provider, consumeRaw), messages);
-        ProviderBench.publish(provider, consumeOurs, messages, batch, BODY);
+        ProviderBench.publish(provider, consumeOurs, messages, batch, ProviderBench.BODY);
         double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
 
         provider.post(MailMessage.to(rawOneByOneTo).body("{}").build()); // creates the topic
@@ -175,7 +174,8 @@ public final class KafkaBenchmark {
     headers.add("mbx-sent-at", utf8(java.time.Instant.now().toString()));
     headers.add("mbx-message-id", utf8("m-" + i));
     headers.add("mbx-producer", utf8("mailbox"));
-    return new ProducerRecord<>(topic, null, System.currentTimeMillis(), null, utf8(BODY), headers);
+    return new ProducerRecord<>(
+        topic, null, System.currentTimeMillis(), null, utf8(ProviderBench.BODY), headers);
   }
 
   // ---- consume ---------------------------------------------------------------------------------

@@ -12,6 +12,10 @@ import java.util.concurrent.TimeUnit;
 
 /** The provider's side of the broker benchmarks: posts in batches, and a counting subscriber. */
 final class ProviderBench {
+  /** The payload every broker benchmark sends: a typical small event. */
+  static final String BODY =
+      "{\"orderId\":\"o-1\",\"quantity\":1,\"note\":\"benchmark payload of a typical event\"}";
+
   private ProviderBench() {}
 
   /** Posts {@code count} messages with {@code body} in {@code postAll} calls of {@code batch}. */

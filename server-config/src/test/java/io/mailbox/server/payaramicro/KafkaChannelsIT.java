@@ -9,8 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -123,11 +121,7 @@ class KafkaChannelsIT {
     awaitInvoiced(base, foreignOrder, Duration.ofSeconds(60));
     MicroStartScript.stop(pid, 90);
 
-    OrderLedger ledger;
-    String url = "jdbc:h2:" + DATA.resolve("h2/mailbox") + ";MODE=LEGACY;IFEXISTS=TRUE";
-    try (Connection db = DriverManager.getConnection(url, "", "")) {
-      ledger = OrderLedger.read(db, traffic.acknowledged());
-    }
+    OrderLedger ledger = OrderLedger.readQuickStart(DATA, traffic.acknowledged());
     System.out.printf(
         "KafkaChannelsIT: %d orders acknowledged, placed events on %s, invoices on %s, %s; %d"
             + " records read by a plain consumer; a plain producer's request for %s invoiced%n",

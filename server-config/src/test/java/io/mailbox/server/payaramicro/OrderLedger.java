@@ -87,6 +87,18 @@ record OrderLedger(
   }
 
   /** One line with every figure, for the test's output and docs/reliability.md. */
+  /**
+   * Reads the quick start's H2 file in {@code data} once its server is gone (nothing else may open
+   * it while the server runs).
+   */
+  static OrderLedger readQuickStart(java.nio.file.Path data, java.util.Set<String> acknowledged)
+      throws Exception {
+    String url = "jdbc:h2:" + data.resolve("h2/mailbox") + ";MODE=LEGACY;IFEXISTS=TRUE";
+    try (java.sql.Connection db = java.sql.DriverManager.getConnection(url, "", "")) {
+      return read(db, acknowledged);
+    }
+  }
+
   String describe() {
     return String.format(
         "%d orders in the database, lost %d, acknowledged without outbox rows %d (unacknowledged"

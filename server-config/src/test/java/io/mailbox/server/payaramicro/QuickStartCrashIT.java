@@ -3,8 +3,6 @@ package io.mailbox.server.payaramicro;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -134,10 +132,7 @@ class QuickStartCrashIT {
 
   /** Reads the H2 file once the server is gone (nothing else may open it while it runs). */
   private static OrderLedger readTheDatabase() throws Exception {
-    String url = "jdbc:h2:" + DATA.resolve("h2/mailbox") + ";MODE=LEGACY;IFEXISTS=TRUE";
-    try (Connection db = DriverManager.getConnection(url, "", "")) {
-      return OrderLedger.read(db, ACKNOWLEDGED);
-    }
+    return OrderLedger.readQuickStart(DATA, ACKNOWLEDGED);
   }
 
   private static void start() throws Exception {

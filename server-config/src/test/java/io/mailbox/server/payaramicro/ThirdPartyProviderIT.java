@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -65,11 +63,7 @@ class ThirdPartyProviderIT {
     String snapshot = console.get("/console/api/snapshot");
     MicroStartScript.stop(pid, 90);
 
-    OrderLedger ledger;
-    String url = "jdbc:h2:" + DATA.resolve("h2/mailbox") + ";MODE=LEGACY;IFEXISTS=TRUE";
-    try (Connection db = DriverManager.getConnection(url, "", "")) {
-      ledger = OrderLedger.read(db, traffic.acknowledged());
-    }
+    OrderLedger ledger = OrderLedger.readQuickStart(DATA, traffic.acknowledged());
     System.out.printf(
         "ThirdPartyProviderIT: %d orders acknowledged with invoices on %s, %s%n",
         traffic.acknowledged().size(), INVOICES, ledger.describe());

@@ -126,12 +126,6 @@ final class ClusterLink implements AutoCloseable {
     }
   }
 
-  /** Forgets a topic found before (it was deleted behind the provider's back). */
-  void forget(String topic) {
-    knownTopics.remove(topic);
-    startedGroups.remove(topic);
-  }
-
   private boolean exists(String topic) {
     try {
       call(admin.describeTopics(List.of(topic)).allTopicNames());
