@@ -50,6 +50,7 @@ final class ClusterLink implements AutoCloseable {
   private final Admin admin;
   private final Set<String> knownTopics = ConcurrentHashMap.newKeySet();
   private final Set<String> startedGroups = ConcurrentHashMap.newKeySet();
+  private final ShareGroups shareGroups;
   private volatile Instant probedAt = Instant.MIN;
   private volatile boolean lastProbe;
 
@@ -63,6 +64,16 @@ final class ClusterLink implements AutoCloseable {
     properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) CALL_BOUND.toMillis());
     properties.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2_000);
     this.admin = Admin.create(properties);
+    this.shareGroups = new ShareGroups(this);
+  }
+
+  Admin admin() {
+    return admin;
+  }
+
+  /** The share groups (queue addresses) of the provider. */
+  ShareGroups shareGroups() {
+    return shareGroups;
   }
 
   /** Whether the cluster answered a round trip within the probe interval (cached). */
@@ -288,7 +299,7 @@ final class ClusterLink implements AutoCloseable {
     return offsets == null ? Map.of() : offsets;
   }
 
-  private Map<TopicPartition, Long> ends(List<TopicPartition> partitions) {
+  Map<TopicPartition, Long> ends(List<TopicPartition> partitions) {
     return offsets(partitions, OffsetSpec.latest());
   }
 
@@ -302,7 +313,7 @@ final class ClusterLink implements AutoCloseable {
   }
 
   /** Waits for an admin call within the bound; its failure becomes a coded exception. */
-  private <T> T call(org.apache.kafka.common.KafkaFuture<T> future) {
+  <T> T call(org.apache.kafka.common.KafkaFuture<T> future) {
     try {
       return future.get(CALL_BOUND.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {

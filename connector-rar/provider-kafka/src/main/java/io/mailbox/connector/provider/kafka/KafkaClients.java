@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -64,4 +65,25 @@ final class KafkaClients {
     return new KafkaConsumer<>(
         properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
+
+  /**
+   * A member of the share group {@code group} (KIP-932) that acknowledges each record explicitly
+   * (accept, release) and acquires at most as many records per poll as it asks for, so that few
+   * records wait locked in its backlog while other members could take them.
+   */
+  static KafkaShareConsumer<byte[], byte[]> shareConsumer(KafkaSettings settings, String group) {
+    Properties properties = new Properties();
+    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    properties.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    properties.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
+    properties.put(ConsumerConfig.SHARE_ACQUIRE_MODE_CONFIG, "record_limit");
+    properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, SHARE_BATCH);
+    properties.put(
+        ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(10).toMillis());
+    return new KafkaShareConsumer<>(
+        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  /** Records a share consumer acquires per poll. */
+  static final int SHARE_BATCH = 200;
 }

@@ -57,12 +57,11 @@ public final class KafkaProvider extends TransportBase
 
   private final KafkaSettings settings;
   private final TopicNames names;
-  private final Map<MailAddress, TopicReader> readers = new ConcurrentHashMap<>();
+  private final AddressReaders readers;
   private final Map<MailAddress, List<Receiver>> receivers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
   private final LeasedRecords leased;
   private final PeriodicTask sweeper; // hands expired leases out again, releases idle readers
-  private volatile Duration readerIdle = Duration.ofSeconds(30);
   private final AtomicLong droppedHeaders = new AtomicLong();
   private volatile ClusterLink cluster;
   private volatile Publisher publisher;
@@ -71,6 +70,7 @@ public final class KafkaProvider extends TransportBase
     super(clock, scheduler);
     this.settings = settings;
     this.names = new TopicNames(settings.topicPrefix());
+    this.readers = new AddressReaders(settings, new ReaderHost(), droppedHeaders);
     this.leased = new LeasedRecords(readers::get, this::now, this::after);
     this.sweeper =
         new PeriodicTask(
@@ -79,7 +79,7 @@ public final class KafkaProvider extends TransportBase
             Duration.ofSeconds(1),
             () -> {
               leased.addresses().forEach(leased::reclaimExpired);
-              releaseIdleReaders();
+              readers.releaseIdle();
             });
   }
 
@@ -98,9 +98,8 @@ public final class KafkaProvider extends TransportBase
   @Override
   public void stop(boolean purge) {
     sweeper.stop();
-    readers.values().forEach(TopicReader::close);
-    leased.clear(); // their records were not committed: the group reads them again
-    readers.clear();
+    readers.closeAll();
+    leased.clear(); // their records were not settled: the group reads them again
     if (purge) {
       clearBacklog();
     }
@@ -141,7 +140,11 @@ public final class KafkaProvider extends TransportBase
     String topic = names.topic(address);
     String group = group(topic);
     cluster.ensureTopic(address, topic, group);
-    cluster.startGroup(topic, group);
+    if (readers.isQueue(address)) {
+      cluster.shareGroups().start(topic, group, settings.queueDeliveryCap());
+    } else {
+      cluster.startGroup(topic, group);
+    }
     return topic;
   }
 
@@ -151,33 +154,13 @@ public final class KafkaProvider extends TransportBase
 
   /** How long a reader without subscribers and fetches may hold its partitions (tests: less). */
   void releaseIdleReadersAfter(Duration idle) {
-    this.readerIdle = idle;
-  }
-
-  /**
-   * Closes the readers nobody uses (no subscriber, no fetch for {@link #readerIdle}, nothing in
-   * flight): a reader left in its group would keep its share of the partitions, paused, and records
-   * there would wait for this server instead of going to the others' subscribers.
-   */
-  private void releaseIdleReaders() {
-    readers.forEach(
-        (address, reader) -> {
-          boolean idle =
-              receiversOf(address).isEmpty()
-                  && reader.idleFor().compareTo(readerIdle) >= 0
-                  && reader.inFlight() == 0
-                  && reader.waitingForRetry() == 0
-                  && leased.census(address).inFlight() == 0;
-          if (idle && readers.remove(address, reader)) {
-            reader.close();
-            LOG.info(() -> "Released the Kafka partitions of " + address + " (unused here)");
-          }
-        });
+    readers.releaseIdleAfter(idle);
   }
 
   @Override
   public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
-    reader(address); // first: a missing topic or an absent cluster fails before anything is kept
+    readers.of(
+        address); // first: a missing topic or an absent cluster fails before anything is kept
     List<Receiver> present = receivers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
     present.add(receiver);
     lastActivity.putIfAbsent(address, now());
@@ -195,9 +178,9 @@ public final class KafkaProvider extends TransportBase
       reclaimExpired(address);
     }
     List<MailMessage> handedOut = new ArrayList<>();
-    for (MailMessage copy : reader(address).take(limit, FETCH_WAIT, lease == null)) {
+    for (MailMessage copy : readers.of(address).take(limit, FETCH_WAIT, lease == null)) {
       int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
-      if (lease != null && overDeliveryCap(deliveredBefore)) {
+      if (lease != null && overDeliveryCap(address, deliveredBefore)) {
         giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
         continue;
       }
@@ -237,30 +220,37 @@ public final class KafkaProvider extends TransportBase
     }
   }
 
-  private boolean overDeliveryCap(int deliveredBefore) {
-    return settings.maxDeliveries() > 0 && deliveredBefore >= settings.maxDeliveries();
+  /**
+   * Whether a copy delivered {@code deliveredBefore} times goes to the dead letters instead. A
+   * queue address always has a cap: its share group archives a record at the broker's delivery
+   * limit, which the provider sets one above ({@link KafkaSettings#queueDeliveryCap}).
+   */
+  private boolean overDeliveryCap(MailAddress address, int deliveredBefore) {
+    int cap = readers.isQueue(address) ? settings.queueDeliveryCap() : settings.maxDeliveries();
+    return cap > 0 && deliveredBefore >= cap;
   }
 
-  private TopicReader reader(MailAddress address) {
-    TopicReader existing = readers.get(address);
-    if (existing != null) {
-      return existing;
+  /** What the readers need of the provider. */
+  private final class ReaderHost implements AddressReaders.Host {
+    @Override
+    public String prepare(MailAddress address) {
+      return KafkaProvider.this.prepare(address);
     }
-    String topic = prepare(address);
-    return readers.computeIfAbsent(
-        address,
-        a -> {
-          TopicReader reader =
-              new TopicReader(
-                  topic,
-                  group(topic),
-                  group -> KafkaClients.consumer(settings, group),
-                  record -> KafkaRecords.readCounting(address, record, droppedHeaders),
-                  () -> !receiversOf(address).isEmpty(),
-                  copy -> deliver(address, copy));
-          reader.start();
-          return reader;
-        });
+
+    @Override
+    public boolean hasReceivers(MailAddress address) {
+      return !receiversOf(address).isEmpty();
+    }
+
+    @Override
+    public void deliver(MailAddress address, MailMessage copy) {
+      KafkaProvider.this.deliver(address, copy);
+    }
+
+    @Override
+    public boolean noLeases(MailAddress address) {
+      return leased.census(address).inFlight() == 0;
+    }
   }
 
   private List<Receiver> receiversOf(MailAddress address) {
@@ -272,7 +262,7 @@ public final class KafkaProvider extends TransportBase
   private void deliver(MailAddress address, MailMessage copy) {
     lastActivity.put(address, now());
     int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
-    if (overDeliveryCap(deliveredBefore)) {
+    if (overDeliveryCap(address, deliveredBefore)) {
       giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
       return;
     }
@@ -287,7 +277,7 @@ public final class KafkaProvider extends TransportBase
 
   @Override
   public void acknowledge(MailAddress topic, MailMessage copy) {
-    TopicReader reader = readers.get(topic);
+    AddressReader reader = readers.get(topic);
     if (reader != null) {
       reader.settle(copy.sendId().orElseThrow());
     }
@@ -320,7 +310,7 @@ public final class KafkaProvider extends TransportBase
    */
   @Override
   public boolean requeue(MailAddress address, MailMessage copy) {
-    TopicReader reader = readers.get(address);
+    AddressReader reader = readers.get(address);
     if (reader == null) {
       return false;
     }
@@ -363,10 +353,11 @@ public final class KafkaProvider extends TransportBase
 
   @Override
   public AddressStatus status(MailAddress address) {
-    TopicReader reader = readers.get(address);
+    AddressReader reader = readers.get(address);
     return new KafkaStatus(cluster, names, settings.defaultGroup())
         .of(
             address,
+            readers.isQueue(address),
             reader,
             broadcastsInFlight(address),
             leased.census(address),
@@ -385,7 +376,7 @@ public final class KafkaProvider extends TransportBase
 
   private Set<MailAddress> known() {
     Set<MailAddress> known = new TreeSet<>(lastActivity.keySet());
-    known.addAll(readers.keySet());
+    known.addAll(readers.addresses());
     return known;
   }
 
@@ -393,7 +384,7 @@ public final class KafkaProvider extends TransportBase
   public void bookkeeping(Map<String, Long> sizes) {
     sizes.put(SCHEME + ".readers", (long) readers.size());
     sizes.put(
-        SCHEME + ".inFlight", readers.values().stream().mapToLong(TopicReader::inFlight).sum());
+        SCHEME + ".inFlight", readers.all().stream().mapToLong(AddressReader::inFlight).sum());
     sizes.put(SCHEME + ".lastActivity", (long) lastActivity.size());
   }
 }

@@ -55,6 +55,13 @@ public final class KafkaProviderFactory implements ProviderFactory<KafkaSettings
           10,
           "kafka: deliveries a record gets before it is dead-lettered (max-deliveries); 0 = no"
               + " cap.");
+  static final Setting QUEUE_ADDRESSES =
+      Setting.text(
+          "kafkaQueueAddresses",
+          "",
+          "kafka: mailbox patterns (comma-separated, * = anything) read as a queue through a share"
+              + " group (KIP-932: per-record locks, no partition order) instead of an ordered"
+              + " consumer group.");
 
   @Override
   public String scheme() {
@@ -72,7 +79,8 @@ public final class KafkaProviderFactory implements ProviderFactory<KafkaSettings
         PARTITIONS,
         REPLICATION_FACTOR,
         UNKNOWN_TOPIC_BUDGET,
-        MAX_DELIVERIES);
+        MAX_DELIVERIES,
+        QUEUE_ADDRESSES);
   }
 
   @Override
@@ -95,7 +103,8 @@ public final class KafkaProviderFactory implements ProviderFactory<KafkaSettings
         (short) replication,
         settings.millis(UNKNOWN_TOPIC_BUDGET),
         settings.integer(MAX_DELIVERIES, 0),
-        KafkaSettings.defaults().probeInterval());
+        KafkaSettings.defaults().probeInterval(),
+        QueueAddresses.parse(settings.text(QUEUE_ADDRESSES)));
   }
 
   @Override

@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  * @param unknownTopicBudget how long an unknown topic is retried before a post or read is refused
  * @param maxDeliveries deliveries a record gets before it is dead-lettered; 0 = no cap
  * @param probeInterval how long a reachability probe's answer is reused
+ * @param queueAddresses the addresses read as a queue through a share group (KIP-932) instead of an
+ *     ordered classic consumer group
  */
 public record KafkaSettings(
     String bootstrapServers,
@@ -30,7 +32,8 @@ public record KafkaSettings(
     short replicationFactor,
     Duration unknownTopicBudget,
     int maxDeliveries,
-    Duration probeInterval) {
+    Duration probeInterval,
+    QueueAddresses queueAddresses) {
 
   private static final Pattern SERVERS =
       Pattern.compile("[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}(,[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5})*");
@@ -67,6 +70,9 @@ public record KafkaSettings(
     if (maxDeliveries < 0) {
       throw ProviderSettings.invalid("kafkaMaxDeliveries", "must be zero or more");
     }
+    if (queueAddresses == null) {
+      queueAddresses = QueueAddresses.none();
+    }
   }
 
   /**
@@ -83,7 +89,8 @@ public record KafkaSettings(
         (short) 1,
         Duration.ofSeconds(10),
         10,
-        Duration.ofSeconds(2));
+        Duration.ofSeconds(2),
+        QueueAddresses.none());
   }
 
   public KafkaSettings withBootstrapServers(String servers) {
@@ -97,7 +104,8 @@ public record KafkaSettings(
         replicationFactor,
         unknownTopicBudget,
         maxDeliveries,
-        probeInterval);
+        probeInterval,
+        queueAddresses);
   }
 
   public KafkaSettings withTopicCreation(int newPartitions) {
@@ -111,7 +119,8 @@ public record KafkaSettings(
         replicationFactor,
         unknownTopicBudget,
         maxDeliveries,
-        probeInterval);
+        probeInterval,
+        queueAddresses);
   }
 
   public KafkaSettings withDefaultGroup(String group) {
@@ -125,7 +134,8 @@ public record KafkaSettings(
         replicationFactor,
         unknownTopicBudget,
         maxDeliveries,
-        probeInterval);
+        probeInterval,
+        queueAddresses);
   }
 
   public KafkaSettings withUnknownTopicBudget(Duration budget) {
@@ -139,7 +149,8 @@ public record KafkaSettings(
         replicationFactor,
         budget,
         maxDeliveries,
-        probeInterval);
+        probeInterval,
+        queueAddresses);
   }
 
   public KafkaSettings withPublishTimeout(Duration timeout) {
@@ -153,6 +164,37 @@ public record KafkaSettings(
         replicationFactor,
         unknownTopicBudget,
         maxDeliveries,
-        probeInterval);
+        probeInterval,
+        queueAddresses);
+  }
+
+  /**
+   * The delivery cap of a queue address: {@code kafkaMaxDeliveries}, at most {@value
+   * #SHARE_DELIVERY_LIMIT} - 1 (0, no cap, means that much). The share group's broker-side limit is
+   * set one above it, so that the broker hands the record out once more and the provider
+   * dead-letters it, instead of the broker archiving it where nobody sees it.
+   */
+  public int queueDeliveryCap() {
+    int most = SHARE_DELIVERY_LIMIT - 1;
+    return maxDeliveries == 0 ? most : Math.min(maxDeliveries, most);
+  }
+
+  /** The highest delivery limit a share group may have (Kafka 4.4's default ceiling). */
+  static final int SHARE_DELIVERY_LIMIT = 10;
+
+  /** Every address matching one of {@code patterns} is read as a queue (a share group). */
+  public KafkaSettings withQueueAddresses(String patterns) {
+    return new KafkaSettings(
+        bootstrapServers,
+        topicPrefix,
+        defaultGroup,
+        publishTimeout,
+        createTopics,
+        partitions,
+        replicationFactor,
+        unknownTopicBudget,
+        maxDeliveries,
+        probeInterval,
+        QueueAddresses.parse(patterns));
   }
 }

@@ -12,10 +12,11 @@ import java.util.Map;
 
 /**
  * What an operator sees of a {@code kafka:} address: unread = the default group's lag (records not
- * committed) less what this process handed out or settled and has not committed yet; in flight =
- * records handed out here and not settled (leased fetches included; overdue leases counted apart),
- * plus broadcasts being settled. Offline while the cluster does not answer its (cached, bounded)
- * probe; unknown when the topic does not exist.
+ * committed; for a queue address, its share group's records not acknowledged) less what this
+ * process handed out or settled and has not committed yet; in flight = records handed out here and
+ * not settled (leased fetches included; overdue leases counted apart), plus broadcasts being
+ * settled. Offline while the cluster does not answer its (cached, bounded) probe; unknown when the
+ * topic does not exist.
  */
 final class KafkaStatus {
   private final ClusterLink cluster;
@@ -30,7 +31,8 @@ final class KafkaStatus {
 
   AddressStatus of(
       MailAddress address,
-      TopicReader reader,
+      boolean queue,
+      AddressReader reader,
       long broadcasts,
       LeaseTable.Census leased,
       int subscribers,
@@ -43,6 +45,7 @@ final class KafkaStatus {
     Map<String, Object> extensions = new LinkedHashMap<>();
     extensions.put(SCHEME + ".topic", topic);
     extensions.put(SCHEME + ".group", group);
+    extensions.put(SCHEME + ".model", queue ? "queue" : "ordered");
     extensions.put(SCHEME + ".subscriberCount", subscribers);
     extensions.put(SCHEME + ".overdueInFlightCount", leased.overdue());
     extensions.put(SCHEME + ".droppedHeaders", droppedHeaders);
@@ -56,7 +59,7 @@ final class KafkaStatus {
     // Read before and after the lag: a commit landing while the admin calls run makes the lag the
     // old or the new one, and the larger count covers both (else a settled record shows unread).
     long notCommittedBefore = notCommitted(reader);
-    long lag = cluster.lag(topic, group);
+    long lag = queue ? cluster.shareGroups().lag(topic, group) : cluster.lag(topic, group);
     if (lag < 0) {
       return lastActivity == null
           ? AddressStatus.unknown(address)
@@ -76,7 +79,7 @@ final class KafkaStatus {
   }
 
   /** Handed out, then settled: read in this order, a record moving between them counts twice. */
-  private static long notCommitted(TopicReader reader) {
+  private static long notCommitted(AddressReader reader) {
     return reader == null ? 0 : reader.inFlight() + reader.settledNotCommitted();
   }
 }

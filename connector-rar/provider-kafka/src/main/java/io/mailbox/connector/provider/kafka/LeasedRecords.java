@@ -16,24 +16,25 @@ import java.util.function.Supplier;
 /**
  * The records this process handed out under a lease (manual-ack fetches: the {@code @Incoming}
  * channels). Kafka has no per-record lease in a classic group, so the lease lives here ({@link
- * LeaseTable}); the record itself stays unsettled in its {@link TopicReader}, holding its
- * partition's commit back, so a crash redelivers it from Kafka. An expired lease hands the record
- * out again at once, as its next round; a record whose partition moved to another member is dropped
- * from the books (the new owner reads it again, and a late settlement changes nothing).
+ * LeaseTable}); the record itself stays unsettled in its {@link AddressReader} (holding its
+ * partition's commit back, or locked in its share group), so a crash redelivers it from Kafka. An
+ * expired lease hands the record out again at once, as its next round; a record whose partition
+ * moved to another member is dropped from the books (the new owner reads it again, and a late
+ * settlement changes nothing).
  */
 final class LeasedRecords {
   private final LeaseTable<Void> leases = new LeaseTable<>();
-  private final Function<MailAddress, TopicReader> readers;
+  private final Function<MailAddress, AddressReader> readers;
   private final Supplier<Instant> clock;
-  private final TopicReader.RetryTimer timer;
+  private final AddressReader.RetryTimer timer;
 
   /**
    * @param readers the reader of an address, or null when there is none
    */
   LeasedRecords(
-      Function<MailAddress, TopicReader> readers,
+      Function<MailAddress, AddressReader> readers,
       Supplier<Instant> clock,
-      TopicReader.RetryTimer timer) {
+      AddressReader.RetryTimer timer) {
     this.readers = readers;
     this.clock = clock;
     this.timer = timer;
@@ -56,7 +57,7 @@ final class LeasedRecords {
       handOutAgain(address, released.get().copy()); // too late: the lease is over
       return Optional.empty();
     }
-    TopicReader reader = readers.apply(address);
+    AddressReader reader = readers.apply(address);
     return reader != null && reader.holds(key)
         ? Optional.of(released.get().copy())
         : Optional.empty();
@@ -68,7 +69,7 @@ final class LeasedRecords {
 
   /** Hands the records of expired leases out again; returns how many. Idempotent. */
   long reclaimExpired(MailAddress address) {
-    TopicReader reader = readers.apply(address);
+    AddressReader reader = readers.apply(address);
     for (LeaseTable.Leased<Void> entry : leases.entries(address)) {
       if (reader == null || !reader.holds(entry.key())) {
         leases.release(address, entry.key(), entry.lease().id());
@@ -93,7 +94,7 @@ final class LeasedRecords {
   }
 
   private void handOutAgain(MailAddress address, MailMessage copy) {
-    TopicReader reader = readers.apply(address);
+    AddressReader reader = readers.apply(address);
     if (reader != null) {
       reader.retryLater(copy.sendId().orElseThrow(), copy, Duration.ZERO, timer);
     }

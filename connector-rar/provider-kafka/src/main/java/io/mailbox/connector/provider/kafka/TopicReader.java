@@ -43,7 +43,7 @@ import org.apache.kafka.common.errors.WakeupException;
  *       to 30 s; what it held is read again from the committed offsets.
  * </ul>
  */
-final class TopicReader implements AutoCloseable {
+final class TopicReader implements AddressReader {
   static final int MAX_UNSETTLED = 1_000;
   private static final Logger LOG = Logger.getLogger(TopicReader.class.getName());
   // Short: settlements, retries and fetches wait for the poll to return (a paused consumer's poll
@@ -106,27 +106,32 @@ final class TopicReader implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
-  void start() {
+  @Override
+  public void start() {
     thread.start();
   }
 
   /** Whether the record of copy {@code key} is handed out by this reader and not settled. */
-  boolean holds(String key) {
+  @Override
+  public boolean holds(String key) {
     return handedOut.containsKey(key);
   }
 
   /** Records handed out and not settled (waiting retries are not counted). */
-  long inFlight() {
+  @Override
+  public long inFlight() {
     return handedOut.size();
   }
 
   /** Records settled whose offsets are not committed yet (Kafka still counts them as lag). */
-  long settledNotCommitted() {
+  @Override
+  public long settledNotCommitted() {
     return partitions.settledNotCommitted() + settling.get();
   }
 
   /** Unhandled records waiting for their retry (queued again, not in flight). */
-  long waitingForRetry() {
+  @Override
+  public long waitingForRetry() {
     return waiting.get();
   }
 
@@ -134,18 +139,21 @@ final class TopicReader implements AutoCloseable {
    * Up to {@code limit} records not handed out yet, oldest first; waits at most {@code wait} for
    * the group to be joined and the partitions read up to their end ({@link Fetches#take}).
    */
-  List<MailMessage> take(int limit, Duration wait, boolean settleAtOnce) {
+  @Override
+  public List<MailMessage> take(int limit, Duration wait, boolean settleAtOnce) {
     lastUsedNanos = System.nanoTime();
     return fetches.take(limit, wait, settleAtOnce);
   }
 
   /** How long since the reader was made or last fetched from. */
-  Duration idleFor() {
+  @Override
+  public Duration idleFor() {
     return Duration.ofNanos(System.nanoTime() - lastUsedNanos);
   }
 
   /** A handed-out copy is done (handled, or stored elsewhere): its offset may be committed. */
-  void settle(String key) {
+  @Override
+  public void settle(String key) {
     settling.incrementAndGet(); // before it leaves handedOut: the status never misses it
     Pending pending = handedOut.remove(key);
     if (pending == null) {
@@ -167,7 +175,8 @@ final class TopicReader implements AutoCloseable {
    * An unhandled copy: kept unsettled and handed out again (as {@code copy}, its next round) once
    * {@code delay} has passed. False when it is not handed out by this reader (any more).
    */
-  boolean retryLater(String key, MailMessage copy, Duration delay, RetryTimer timer) {
+  @Override
+  public boolean retryLater(String key, MailMessage copy, Duration delay, RetryTimer timer) {
     Pending pending = handedOut.remove(key);
     if (pending == null) {
       return false;
@@ -184,11 +193,6 @@ final class TopicReader implements AutoCloseable {
                   } // else revoked meanwhile: the new owner reads it again
                 }));
     return true;
-  }
-
-  /** Schedules a task after a delay (the provider's scheduler). */
-  interface RetryTimer {
-    void after(Duration delay, Runnable task);
   }
 
   /** Stops reading: commits what is settled, leaves the group, within a bound. */

@@ -1,0 +1,152 @@
+package io.mailbox.connector.provider.kafka;
+
+import io.mailbox.connector.api.MailboxException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.RetriableException;
+
+/**
+ * The share groups (KIP-932) that read queue addresses, through the provider's admin client: where
+ * a new one starts, its broker-side settings, and how far it lags. Every call is bounded ({@link
+ * ClusterLink#call}).
+ */
+final class ShareGroups {
+  private static final Logger LOG = Logger.getLogger(ShareGroups.class.getName());
+  private static final Duration FRESH_TOPIC_BOUND = Duration.ofSeconds(5);
+
+  private final ClusterLink cluster;
+  private final Set<String> started = ConcurrentHashMap.newKeySet();
+
+  ShareGroups(ClusterLink cluster) {
+    this.cluster = cluster;
+  }
+
+  /**
+   * Gives a new share group its starting point and settings, once per topic by this provider,
+   * before its first post or read: every partition the group has no state for starts at the current
+   * end (nothing earlier is replayed, what is posted from now on is read), the broker's delivery
+   * limit is {@code deliveryCap + 1} (the provider dead-letters at the cap, the broker never
+   * archives a record unseen), and a partition without state later (one added) starts at its
+   * earliest record rather than skip any.
+   */
+  void start(String topic, String group, int deliveryCap) {
+    if (started.contains(topic)) {
+      return;
+    }
+    long deadline = System.nanoTime() + FRESH_TOPIC_BOUND.toNanos();
+    while (true) {
+      try {
+        startNow(topic, group, deliveryCap);
+        started.add(topic);
+        return;
+      } catch (MailboxException e) {
+        if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+          throw e; // not started: the next post or read tries again
+        }
+        sleep();
+      }
+    }
+  }
+
+  private void startNow(String topic, String group, int deliveryCap) {
+    Map<TopicPartition, SharePartitionOffsetInfo> state = state(group, topic);
+    List<TopicPartition> fresh =
+        cluster.partitions(topic).stream().filter(tp -> !state.containsKey(tp)).toList();
+    if (!fresh.isEmpty()) {
+      try {
+        cluster.call(cluster.admin().alterShareGroupOffsets(group, cluster.ends(fresh)).all());
+      } catch (MailboxException e) {
+        if (!(e.getCause() instanceof GroupNotEmptyException)) {
+          throw e;
+        }
+        // A member joined in between: the group started where the broker put it (earliest).
+        LOG.fine(() -> "Share group " + group + " has members already");
+      }
+    }
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+    List<AlterConfigOp> settings =
+        List.of(
+            set("share.delivery.count.limit", Integer.toString(deliveryCap + 1)),
+            set("share.auto.offset.reset", "earliest"));
+    cluster.call(cluster.admin().incrementalAlterConfigs(Map.of(resource, settings)).all());
+  }
+
+  /**
+   * Records of {@code topic} the share group has not settled: the broker's lag per partition (its
+   * end less the share-partition start offset, less what was acknowledged beyond it); -1 when the
+   * cluster is not there. A partition the group has no state for counts nothing (it starts at the
+   * end when first read).
+   */
+  long lag(String topic, String group) {
+    try {
+      cluster.partitions(topic); // an unknown topic (or no cluster) is not an empty queue
+      Map<TopicPartition, SharePartitionOffsetInfo> state = state(group, topic);
+      long lag = 0;
+      Map<TopicPartition, Long> ends = null;
+      for (Map.Entry<TopicPartition, SharePartitionOffsetInfo> entry : state.entrySet()) {
+        if (entry.getValue().lag().isPresent()) {
+          lag += Math.max(0, entry.getValue().lag().get());
+        } else {
+          ends = ends != null ? ends : cluster.ends(List.copyOf(state.keySet()));
+          lag += Math.max(0, ends.get(entry.getKey()) - entry.getValue().startOffset());
+        }
+      }
+      return lag;
+    } catch (MailboxException e) {
+      return -1;
+    }
+  }
+
+  /** The group's state per partition of {@code topic}; none for a group that does not exist. */
+  private Map<TopicPartition, SharePartitionOffsetInfo> state(String group, String topic) {
+    Map<TopicPartition, SharePartitionOffsetInfo> all;
+    try {
+      all =
+          cluster.call(
+              cluster
+                  .admin()
+                  .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
+                  .partitionsToOffsetInfo(group));
+    } catch (MailboxException e) {
+      if (e.getCause() instanceof GroupIdNotFoundException) {
+        return Map.of();
+      }
+      throw e;
+    }
+    Map<TopicPartition, SharePartitionOffsetInfo> ofTopic = new HashMap<>();
+    if (all != null) {
+      all.forEach(
+          (tp, info) -> {
+            if (tp.topic().equals(topic) && info != null) {
+              ofTopic.put(tp, info);
+            }
+          });
+    }
+    return ofTopic;
+  }
+
+  private static AlterConfigOp set(String name, String value) {
+    return new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET);
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
