@@ -17,6 +17,7 @@
 #   MAILBOX_AMQP_URI           the RabbitMQ broker for amqp: (default amqp://guest:guest@127.0.0.1:5672/%2F)
 #   MAILBOX_KAFKA_BOOTSTRAP_SERVERS  the Kafka cluster for kafka: (default 127.0.0.1:9092)
 #   MAILBOX_KAFKA_CREATE_TOPICS      true: kafka: creates the topics it needs (default false)
+#   MAILBOX_KAFKA_QUEUE_ADDRESSES    kafka: mailbox patterns read as queues (share groups; default none)
 #   MAILBOX_DATASOURCE         h2 (default: embedded in the data folder) or postgresql
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER            for postgresql (default mailbox); MAILBOX_PG_PASSWORD if it needs one

@@ -41,6 +41,7 @@ public abstract class AdapterProperties {
   private Integer kafkaReplicationFactor = 1;
   private Long kafkaUnknownTopicBudgetMillis = 10_000L;
   private Integer kafkaMaxDeliveries = 10;
+  private String kafkaQueueAddresses = "";
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -351,5 +352,13 @@ public abstract class AdapterProperties {
 
   public void setKafkaMaxDeliveries(Integer kafkaMaxDeliveries) {
     this.kafkaMaxDeliveries = kafkaMaxDeliveries;
+  }
+
+  public String getKafkaQueueAddresses() {
+    return kafkaQueueAddresses;
+  }
+
+  public void setKafkaQueueAddresses(String kafkaQueueAddresses) {
+    this.kafkaQueueAddresses = kafkaQueueAddresses;
   }
 }

@@ -182,6 +182,21 @@ public record KafkaSettings(
   /** The highest delivery limit a share group may have (Kafka 4.4's default ceiling). */
   static final int SHARE_DELIVERY_LIMIT = 10;
 
+  public KafkaSettings withMaxDeliveries(int deliveries) {
+    return new KafkaSettings(
+        bootstrapServers,
+        topicPrefix,
+        defaultGroup,
+        publishTimeout,
+        createTopics,
+        partitions,
+        replicationFactor,
+        unknownTopicBudget,
+        deliveries,
+        probeInterval,
+        queueAddresses);
+  }
+
   /** Every address matching one of {@code patterns} is read as a queue (a share group). */
   public KafkaSettings withQueueAddresses(String patterns) {
     return new KafkaSettings(

@@ -145,6 +145,8 @@ public final class KafkaBroker {
     p.put("group.initial.rebalance.delay.ms", "0");
     p.put("auto.create.topics.enable", "false");
     p.put("num.partitions", "1");
+    // Share groups may take an acquisition lock as short as 1 s (KafkaQueueIT's stuck member).
+    p.put("group.share.min.record.lock.duration.ms", "1000");
     return p;
   }
 
