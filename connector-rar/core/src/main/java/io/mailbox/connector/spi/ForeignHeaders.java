@@ -65,11 +65,19 @@ public final class ForeignHeaders {
     if (name == null || name.isBlank() || name.length() > MAX_NAME_CHARS) {
       return false;
     }
-    return name.chars().noneMatch(ForeignHeaders::isUnsafe);
+    for (int i = 0; i < name.length(); i++) {
+      if (isUnsafe(name.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@code text} without control or format characters, cut at {@value #MAX_VALUE_CHARS}. */
   public static String plainText(String text) {
+    if (text.length() <= MAX_VALUE_CHARS && isPlain(text)) {
+      return text; // the common case, on every header of every record: no copy
+    }
     StringBuilder clean = new StringBuilder(Math.min(text.length(), MAX_VALUE_CHARS));
     for (int i = 0; i < text.length() && clean.length() < MAX_VALUE_CHARS; i++) {
       char c = text.charAt(i);
@@ -80,7 +88,19 @@ public final class ForeignHeaders {
     return clean.toString();
   }
 
+  private static boolean isPlain(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (isUnsafe(text.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static boolean isUnsafe(int c) {
+    if (c >= 0x20 && c < 0x7f) {
+      return false; // printable ASCII: most names and values, decided without a table lookup
+    }
     return Character.isISOControl(c) || Character.getType(c) == Character.FORMAT;
   }
 }

@@ -5,6 +5,7 @@ import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Backoff;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -326,12 +327,16 @@ final class ShareReader implements AddressReader {
     }
   }
 
+  /** Hands out what the backlog holds as one task of the dispatch thread. */
   private void pushBacklog() {
+    List<MailMessage> batch = new ArrayList<>();
     Pending next;
     while ((next = backlog.pollFirst()) != null) {
       handOut(next);
-      MailMessage copy = next.copy();
-      dispatcher.execute(() -> push.accept(copy));
+      batch.add(next.copy());
+    }
+    if (!batch.isEmpty()) {
+      dispatcher.execute(() -> batch.forEach(push));
     }
   }
 

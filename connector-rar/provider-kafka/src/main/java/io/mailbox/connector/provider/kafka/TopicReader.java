@@ -4,14 +4,16 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.spi.Backoff;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -45,6 +47,7 @@ import org.apache.kafka.common.errors.WakeupException;
  */
 final class TopicReader implements AddressReader {
   static final int MAX_UNSETTLED = 1_000;
+  private static final int MAX_BACKLOG = 1_000;
   private static final Logger LOG = Logger.getLogger(TopicReader.class.getName());
   // Short: settlements, retries and fetches wait for the poll to return (a paused consumer's poll
   // blocks its whole timeout). 100 ms cost the benchmark's subscriber 0.10 of a raw consumer and a
@@ -66,7 +69,7 @@ final class TopicReader implements AddressReader {
   private final ExecutorService dispatcher;
   // Settlements and retries for the poll thread, and fetches apart: a rebalance's grace runs only
   // the former (a fetch polls, which must not happen inside a rebalance callback).
-  private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
   private final Fetches fetches;
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
 
@@ -249,13 +252,19 @@ final class TopicReader implements AddressReader {
       if (pushing) {
         pushBacklog();
       }
-      boolean wantMore = pushing && backlog.isEmpty() && unsettled() < MAX_UNSETTLED;
+      // Keep fetching while records are pushed (the next fetch is in flight while handlers run);
+      // stop at a bounded backlog or too many unsettled records.
+      boolean wantMore = pushing && backlog.size() < MAX_BACKLOG && unsettled() < MAX_UNSETTLED;
       if (wantMore) {
         consumer.resume(consumer.assignment());
+        pollInto(POLL);
       } else {
+        // Paused: a poll would block its whole timeout while settlements wait. Poll without
+        // waiting (it runs commit callbacks and the group's protocol), then wait for a task.
         consumer.pause(consumer.assignment());
+        pollInto(Duration.ZERO);
+        awaitTask(POLL);
       }
-      pollInto(POLL);
       if (pushing) {
         pushBacklog();
       }
@@ -291,6 +300,19 @@ final class TopicReader implements AddressReader {
     }
   }
 
+  /** Waits at most {@code bound} for a settlement, retry or fetch, and runs it. */
+  private void awaitTask(Duration bound) {
+    try {
+      Runnable task = tasks.poll(bound.toNanos(), TimeUnit.NANOSECONDS);
+      if (task != null) {
+        task.run();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+
   private void runTasks() {
     Runnable task;
     while ((task = tasks.poll()) != null) {
@@ -310,12 +332,17 @@ final class TopicReader implements AddressReader {
     return handedOut.size() + waiting.get();
   }
 
+  /** Hands out what the backlog holds, in order, as one task of the dispatch thread. */
   private void pushBacklog() {
+    List<MailMessage> batch = new ArrayList<>();
     while (!backlog.isEmpty() && unsettled() < MAX_UNSETTLED) {
       Pending next = backlog.pollFirst();
       if (handOut(next)) {
-        dispatcher.execute(() -> push.accept(next.copy()));
+        batch.add(next.copy());
       }
+    }
+    if (!batch.isEmpty()) {
+      dispatcher.execute(() -> batch.forEach(push));
     }
   }
 
