@@ -35,12 +35,13 @@ import org.junit.jupiter.api.Test;
  * The quick start with its events on Kafka (issue 15): the start script's Payara Micro with the
  * {@code kafka:} provider on a real single-node broker started by the test. The outbox relay
  * publishes {@code orders.placed.v1} to {@code kafka:orders@shop/placed}, billing's processor reads
- * it through an {@code @Incoming} channel and writes invoice requests through an {@code @Outgoing}
- * channel to {@code kafka:billing@shop/invoices}, whose {@code @Incoming} sink runs through the
- * consumer inbox. Every acknowledged order must be invoiced and shipped exactly once; the console
- * lists both Kafka addresses; a plain kafka-clients consumer reads what the channel wrote (value
- * and headers as docs/providers.md says), and a record a plain producer writes is consumed by the
- * channel.
+ * it through an {@code @Incoming} channel (an ordered consumer group) and writes invoice requests
+ * through an {@code @Outgoing} channel to {@code kafka:billing@shop/invoices}, a queue address (a
+ * share group, {@code MAILBOX_KAFKA_QUEUE_ADDRESSES}), whose {@code @Incoming} sink runs through
+ * the consumer inbox. Every acknowledged order must be invoiced and shipped exactly once; the
+ * console lists both Kafka addresses; a plain kafka-clients consumer reads what the channel wrote
+ * (value and headers as docs/providers.md says), and a record a plain producer writes is consumed
+ * by the channel.
  */
 class KafkaChannelsIT {
   private static final Path REPOSITORY =
@@ -79,18 +80,20 @@ class KafkaChannelsIT {
                 REPOSITORY,
                 port,
                 DATA,
-                Map.of(
-                    "MAILBOX_CONSOLE_USERNAME", USERNAME,
-                    "MAILBOX_CONSOLE_PASSWORD", PASSWORD,
-                    "MAILBOX_PROVIDERS", "mem,jdbc,kafka",
-                    "MAILBOX_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers(),
-                    "MAILBOX_KAFKA_CREATE_TOPICS", "true",
+                Map.ofEntries(
+                    Map.entry("MAILBOX_CONSOLE_USERNAME", USERNAME),
+                    Map.entry("MAILBOX_CONSOLE_PASSWORD", PASSWORD),
+                    Map.entry("MAILBOX_PROVIDERS", "mem,jdbc,kafka"),
+                    Map.entry("MAILBOX_KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers()),
+                    Map.entry("MAILBOX_KAFKA_CREATE_TOPICS", "true"),
+                    // Invoice requests are work items: read as a queue (a share group).
+                    Map.entry("MAILBOX_KAFKA_QUEUE_ADDRESSES", "billing@shop/invoices"),
                     // MicroProfile Config reads the environment: the relay's route and billing's
                     // channels on kafka:.
-                    "MAILBOX_OUTBOX_ROUTE_ORDERS_PLACED_V1", PLACED,
-                    "MP_MESSAGING_INCOMING_PLACED_ORDERS_ADDRESS", PLACED,
-                    "MP_MESSAGING_OUTGOING_INVOICES_ADDRESS", INVOICES,
-                    "MP_MESSAGING_INCOMING_INVOICES_IN_ADDRESS", INVOICES))
+                    Map.entry("MAILBOX_OUTBOX_ROUTE_ORDERS_PLACED_V1", PLACED),
+                    Map.entry("MP_MESSAGING_INCOMING_PLACED_ORDERS_ADDRESS", PLACED),
+                    Map.entry("MP_MESSAGING_OUTGOING_INVOICES_ADDRESS", INVOICES),
+                    Map.entry("MP_MESSAGING_INCOMING_INVOICES_IN_ADDRESS", INVOICES)))
             .pid();
 
     OrderTraffic traffic = OrderTraffic.until(ORDERS, 4, base, Duration.ofMinutes(3));
@@ -136,6 +139,10 @@ class KafkaChannelsIT {
         .as("the console lists both kafka: addresses, served by the kafka provider")
         .contains("\"address\":\"kafka://billing@shop/invoices\",\"provider\":\"kafka\"")
         .contains("\"address\":\"kafka://orders@shop/placed\",\"provider\":\"kafka\"");
+    assertThat(snapshot)
+        .as("the invoices are read as a queue, the placed orders as an ordered log")
+        .contains("\"kafka.model\":\"queue\"")
+        .contains("\"kafka.model\":\"ordered\"");
     Set<String> invoicedByRecord = new HashSet<>();
     written.forEach(
         r -> {
