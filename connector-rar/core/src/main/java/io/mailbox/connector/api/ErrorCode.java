@@ -48,6 +48,17 @@ public enum ErrorCode {
    */
   UNKNOWN_TOPIC("MBX-2006"),
   /**
+   * The broker lacks what the provider needs (a NATS server without JetStream, a stream that does
+   * not exist and may not be created); the message names what is missing and the remedies.
+   */
+  BROKER_PREREQUISITE("MBX-2007"),
+  /**
+   * Two different consumer groups would share one broker consumer (their names escape alike, or an
+   * existing consumer of that name belongs to another group or address); the message names both.
+   * Nothing was read.
+   */
+  CONSUMER_NAME_COLLISION("MBX-2008"),
+  /**
    * An integration event definition or envelope was refused (reason: definition, malformed, type,
    * version, parse).
    */

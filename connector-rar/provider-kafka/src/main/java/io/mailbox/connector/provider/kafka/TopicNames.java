@@ -3,7 +3,7 @@ package io.mailbox.connector.provider.kafka;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxException;
-import java.nio.charset.StandardCharsets;
+import io.mailbox.connector.spi.NameEscape;
 import java.util.Optional;
 
 /**
@@ -24,9 +24,6 @@ final class TopicNames {
 
   /** Where the end of an address's dead-letter chain is kept; {@code _p} is never an escape. */
   static final String PARKED_SUFFIX = "_parked";
-
-  private static final char ESCAPE = '_';
-  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   private final String prefix;
 
@@ -93,37 +90,10 @@ final class TopicNames {
   }
 
   static String escape(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 16);
-    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xFF);
-      if ((c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || c == '.'
-          || c == '-') {
-        out.append(c);
-      } else {
-        out.append(ESCAPE).append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
-      }
-    }
-    return out.toString();
+    return NameEscape.escape(text, ".");
   }
 
   static String unescape(String escaped) {
-    byte[] bytes = new byte[escaped.length()];
-    int n = 0;
-    for (int i = 0; i < escaped.length(); i++) {
-      char c = escaped.charAt(i);
-      if (c == ESCAPE) {
-        if (i + 2 >= escaped.length()) {
-          throw new IllegalArgumentException("a cut escape in " + escaped);
-        }
-        bytes[n++] = (byte) Integer.parseInt(escaped.substring(i + 1, i + 3), 16);
-        i += 2;
-      } else {
-        bytes[n++] = (byte) c;
-      }
-    }
-    return new String(bytes, 0, n, StandardCharsets.UTF_8);
+    return NameEscape.unescape(escaped);
   }
 }

@@ -1,0 +1,138 @@
+package io.mailbox.connector.provider.nats;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.ForeignHeaders;
+import io.mailbox.connector.spi.Ids;
+import io.nats.client.Message;
+import io.nats.client.impl.Headers;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Messages both ways between the kernel and NATS.
+ *
+ * <p>Out: the data is the body as UTF-8; every header becomes a NATS header, with the sender's id
+ * as {@value #MESSAGE_ID}, the sender address as {@code mbx-from}, meta as {@code mbx-meta-<name>}
+ * and {@value #PRODUCER} = {@code mailbox} to mark messages we wrote. The de-duplication id is the
+ * JetStream message id ({@code Nats-Msg-Id}): the {@value #DEDUPLICATION_ID} header when present,
+ * else the message id when {@code natsDeduplicateByMessageId} is on.
+ *
+ * <p>In: a message of ours keeps all of that. A message from a foreign publisher gets a fresh send
+ * id, the stream's timestamp as its send time, its {@code Nats-Msg-Id} as its message id (else the
+ * send id) and only headers that are safe ({@link ForeignHeaders}), not {@code mbx-} and not the
+ * server's {@code Nats-}; the rest is dropped and counted, never echoed. On both, the delivery
+ * count the server keeps becomes the round ({@code mbx-round} = deliveries before this one).
+ */
+final class NatsMessages {
+  static final String MESSAGE_ID = "mbx-message-id";
+  static final String PRODUCER = "mbx-producer";
+  static final String DEDUPLICATION_ID = "deduplication-id";
+  private static final String OURS = "mailbox";
+  private static final String SERVER_PREFIX = "nats-";
+
+  private NatsMessages() {}
+
+  /** A received message: the copy, and how many foreign headers were dropped. */
+  record Received(MailMessage copy, int droppedHeaders) {}
+
+  static Headers headers(MailMessage copy) {
+    Headers headers = new Headers();
+    copy.headers().forEach(headers::put);
+    headers.put(MESSAGE_ID, copy.id());
+    copy.from().ifPresent(from -> headers.put(ForeignHeaders.FROM, from.toString()));
+    copy.meta().forEach((name, value) -> headers.put(ForeignHeaders.META_PREFIX + name, value));
+    headers.put(PRODUCER, OURS);
+    return headers;
+  }
+
+  static byte[] body(MailMessage copy) {
+    return copy.body().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The JetStream message id of {@code copy}, or null for none. */
+  static String deduplicationId(MailMessage copy, boolean byMessageId) {
+    return copy.header(DEDUPLICATION_ID).orElse(byMessageId ? copy.id() : null);
+  }
+
+  static Received read(MailAddress address, Message message) {
+    Headers headers = message.hasHeaders() ? message.getHeaders() : new Headers();
+    boolean ours = isOurs(headers);
+    MailMessage.Builder copy = MailMessage.to(address).body(text(message.getData()));
+    int dropped = 0;
+    String messageId = null;
+    for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+      String name = header.getKey();
+      List<String> values = header.getValue();
+      String raw = values == null || values.isEmpty() ? null : values.get(values.size() - 1);
+      String value = raw == null ? null : ForeignHeaders.plainText(raw);
+      if (name.toLowerCase(Locale.ROOT).startsWith(SERVER_PREFIX)) {
+        if (!ours && name.equalsIgnoreCase("Nats-Msg-Id") && value != null && !value.isBlank()) {
+          messageId = value;
+        }
+        continue; // the server's own
+      }
+      if (ours && name.equals(PRODUCER)) {
+        continue;
+      }
+      if (ours && name.equals(MESSAGE_ID)) {
+        messageId = value;
+      } else if (!ForeignHeaders.carry(copy, name, value, ours)) {
+        dropped++;
+      }
+    }
+    if (!ours) {
+      String key = Ids.next();
+      copy.header(SystemHeaders.SEND_ID, key);
+      copy.header(SystemHeaders.SENT_AT, storedAt(message).toString());
+      if (messageId == null) {
+        messageId = key;
+      }
+    }
+    if (messageId != null && !messageId.isBlank()) {
+      copy.id(messageId);
+    }
+    long deliveredBefore = message.isJetStream() ? message.metaData().deliveredCount() - 1 : 0;
+    if (deliveredBefore > 0) {
+      copy.header(SystemHeaders.ROUND, Long.toString(deliveredBefore));
+    }
+    return new Received(copy.build(), dropped);
+  }
+
+  /** {@link #read}, or the body alone under a fresh send id when the headers cannot be read. */
+  static Received readSafely(MailAddress address, Message message) {
+    try {
+      return read(address, message);
+    } catch (RuntimeException unreadable) {
+      String key = Ids.next();
+      MailMessage copy =
+          MailMessage.to(address)
+              .id(key)
+              .body(text(message.getData()))
+              .header(SystemHeaders.SEND_ID, key)
+              .header(SystemHeaders.SENT_AT, storedAt(message).toString())
+              .build();
+      int dropped = message.hasHeaders() ? message.getHeaders().size() : 0;
+      return new Received(copy, dropped);
+    }
+  }
+
+  private static Instant storedAt(Message message) {
+    return message.isJetStream() ? message.metaData().timestamp().toInstant() : Instant.now();
+  }
+
+  private static boolean isOurs(Headers headers) {
+    String marker = headers.getLast(PRODUCER);
+    String sendId = headers.getLast(SystemHeaders.SEND_ID);
+    return OURS.equals(marker) && sendId != null && !sendId.isBlank();
+  }
+
+  /** UTF-8 text; bytes that are not UTF-8 become U+FFFD instead of failing the delivery. */
+  private static String text(byte[] bytes) {
+    return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,96 @@
+package io.mailbox.connector.provider.nats;
+
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxException;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamApiException;
+import io.nats.client.PublishOptions;
+import io.nats.client.api.PublishAck;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * Publishes copies through JetStream and waits for the stream's acknowledgements, all of a batch at
+ * once, within the publish bound. A timeout fails with {@code MBX-2003} naming the address and the
+ * bound, and says it is not proof of loss (the server may still store the message).
+ */
+final class NatsPublisher {
+  private final Supplier<JetStream> jetStream;
+  private final String stream;
+  private final Duration bound;
+  private final boolean deduplicateByMessageId;
+
+  NatsPublisher(Supplier<JetStream> jetStream, String stream, Duration bound, boolean byMessageId) {
+    this.jetStream = jetStream;
+    this.stream = stream;
+    this.bound = bound;
+    this.deduplicateByMessageId = byMessageId;
+  }
+
+  /**
+   * Publishes {@code copies[i]} to {@code subjects[i]}; returns once the stream stored them all.
+   */
+  void publishAll(List<MailAddress> addresses, List<String> subjects, List<MailMessage> copies) {
+    JetStream js = jetStream.get();
+    List<CompletableFuture<PublishAck>> acks = new ArrayList<>(copies.size());
+    for (int i = 0; i < copies.size(); i++) {
+      MailMessage copy = copies.get(i);
+      PublishOptions.Builder options =
+          PublishOptions.builder().expectedStream(stream).streamTimeout(bound);
+      String dedupe = NatsMessages.deduplicationId(copy, deduplicateByMessageId);
+      if (dedupe != null) {
+        options.messageId(dedupe);
+      }
+      acks.add(
+          js.publishAsync(
+              subjects.get(i),
+              NatsMessages.headers(copy),
+              NatsMessages.body(copy),
+              options.build()));
+    }
+    long deadline = System.nanoTime() + bound.toNanos();
+    for (int i = 0; i < acks.size(); i++) {
+      await(acks.get(i), addresses.get(i), deadline);
+    }
+  }
+
+  private void await(CompletableFuture<PublishAck> ack, MailAddress address, long deadline) {
+    try {
+      ack.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "NATS did not acknowledge a post to "
+              + address
+              + " within "
+              + bound.toMillis()
+              + " ms (natsPublishTimeoutMillis). This is not proof of loss: the stream may still"
+              + " store it, so posting again can duplicate it.",
+          e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      String why =
+          cause instanceof JetStreamApiException api
+              ? "refused it (" + api.getErrorCode() + "/" + api.getApiErrorCode() + ")"
+              : "failed: " + cause.getClass().getSimpleName();
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "NATS " + why + " for a post to " + address + "; nothing was stored.",
+          cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "Interrupted while NATS stored a post to " + address + " (it may still be stored).",
+          e);
+    }
+  }
+}

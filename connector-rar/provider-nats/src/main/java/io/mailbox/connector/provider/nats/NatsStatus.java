@@ -1,0 +1,75 @@
+package io.mailbox.connector.provider.nats;
+
+import static io.mailbox.connector.provider.nats.NatsProvider.SCHEME;
+
+import io.mailbox.connector.api.AddressState;
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.spi.LeaseTable;
+import io.nats.client.api.ConsumerInfo;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What an operator sees of a {@code nats:} address, from its durable consumer's numbers: unread =
+ * messages not delivered yet ({@code num_pending}) plus those delivered and not acknowledged that
+ * are not in flight here (nak'ed and waiting to be delivered again, or held by another server); in
+ * flight = what this server holds (leases, subscriber deliveries, broadcasts being settled).
+ * Offline while the server does not answer its (cached, bounded) probe; unknown when the address
+ * has no consumer yet.
+ */
+final class NatsStatus {
+  private final NatsLink link;
+  private final SubjectNames names;
+  private final String group;
+
+  NatsStatus(NatsLink link, SubjectNames names, String group) {
+    this.link = link;
+    this.names = names;
+    this.group = group;
+  }
+
+  AddressStatus of(
+      MailAddress address,
+      LeaseTable.Census leased,
+      long heldHere,
+      long broadcasts,
+      int subscribers,
+      long droppedHeaders,
+      Instant lastActivity) {
+    String consumer = names.consumer(group, address);
+    long here = leased.inFlight() + heldHere;
+    long inFlight = Math.max(here, leased.inFlight() + broadcasts);
+    Map<String, Object> extensions = new LinkedHashMap<>();
+    extensions.put(SCHEME + ".subject", names.subject(address));
+    extensions.put(SCHEME + ".consumer", consumer);
+    extensions.put(SCHEME + ".subscriberCount", subscribers);
+    extensions.put(SCHEME + ".overdueInFlightCount", leased.overdue());
+    extensions.put(SCHEME + ".droppedHeaders", droppedHeaders);
+    if (!link.reachable()) {
+      extensions.put(SCHEME + ".reachable", false);
+      return new AddressStatus(
+          address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
+    }
+    extensions.put(SCHEME + ".reachable", true);
+    Optional<ConsumerInfo> info = link.consumerInfo(consumer);
+    if (info.isEmpty()) {
+      return AddressStatus.unknown(address);
+    }
+    long pending = info.get().getNumPending();
+    long ackPending = info.get().getNumAckPending();
+    extensions.put(SCHEME + ".numPending", pending);
+    extensions.put(SCHEME + ".numAckPending", ackPending);
+    extensions.put(SCHEME + ".redelivered", info.get().getRedelivered());
+    return new AddressStatus(
+        address,
+        AddressState.ONLINE,
+        true,
+        pending + Math.max(0, ackPending - here),
+        inFlight,
+        lastActivity,
+        extensions);
+  }
+}

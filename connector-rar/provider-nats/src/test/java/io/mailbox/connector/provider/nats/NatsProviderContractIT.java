@@ -1,0 +1,36 @@
+package io.mailbox.connector.provider.nats;
+
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.spi.Transport;
+import io.mailbox.connector.tck.ProviderContract;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The conformance kit against the machine's NATS server (JetStream on 127.0.0.1:4222), each test on
+ * a stream of its own, created by the provider.
+ */
+class NatsProviderContractIT extends ProviderContract {
+
+  @AfterAll
+  static void deleteTheKitsStreams() throws Exception {
+    NatsServer.deleteStreams("KIT_");
+  }
+
+  @Override
+  protected Transport newTransport() {
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    NatsSettings settings =
+        NatsSettings.defaults()
+            .withUrl(NatsServer.url())
+            .withCreatedStream("KIT_" + run, "kit-" + run);
+    return new NatsProvider(settings, Clock.systemUTC(), new ExecutorScheduler());
+  }
+
+  @Override
+  protected Duration eventually() {
+    return Duration.ofSeconds(10);
+  }
+}
