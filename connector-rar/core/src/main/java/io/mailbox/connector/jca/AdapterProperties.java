@@ -42,6 +42,17 @@ public abstract class AdapterProperties {
   private Long kafkaUnknownTopicBudgetMillis = 10_000L;
   private Integer kafkaMaxDeliveries = 10;
   private String kafkaQueueAddresses = "";
+  private String natsUrl = "nats://127.0.0.1:4222";
+  private String natsStream = "MAILBOX";
+  private String natsSubjectPrefix = "mailbox";
+  private String natsDefaultGroup = "mailbox";
+  private Long natsPublishTimeoutMillis = 15_000L;
+  private String natsCreateStream = "false";
+  private Long natsAckWaitMillis = 30_000L;
+  private Integer natsMaxDeliveries = 10;
+  private Integer natsMaxReconnects = -1;
+  private Long natsReconnectWaitMillis = 2_000L;
+  private String natsDeduplicateByMessageId = "false";
   private Integer retryMaxAttempts = 0;
   private Long retryBaseDelayMillis = 1_000L;
   private Long retryMaxDelayMillis = 60_000L;
@@ -360,5 +371,93 @@ public abstract class AdapterProperties {
 
   public void setKafkaQueueAddresses(String kafkaQueueAddresses) {
     this.kafkaQueueAddresses = kafkaQueueAddresses;
+  }
+
+  public String getNatsUrl() {
+    return natsUrl;
+  }
+
+  public void setNatsUrl(String natsUrl) {
+    this.natsUrl = natsUrl;
+  }
+
+  public String getNatsStream() {
+    return natsStream;
+  }
+
+  public void setNatsStream(String natsStream) {
+    this.natsStream = natsStream;
+  }
+
+  public String getNatsSubjectPrefix() {
+    return natsSubjectPrefix;
+  }
+
+  public void setNatsSubjectPrefix(String natsSubjectPrefix) {
+    this.natsSubjectPrefix = natsSubjectPrefix;
+  }
+
+  public String getNatsDefaultGroup() {
+    return natsDefaultGroup;
+  }
+
+  public void setNatsDefaultGroup(String natsDefaultGroup) {
+    this.natsDefaultGroup = natsDefaultGroup;
+  }
+
+  public Long getNatsPublishTimeoutMillis() {
+    return natsPublishTimeoutMillis;
+  }
+
+  public void setNatsPublishTimeoutMillis(Long natsPublishTimeoutMillis) {
+    this.natsPublishTimeoutMillis = natsPublishTimeoutMillis;
+  }
+
+  public String getNatsCreateStream() {
+    return natsCreateStream;
+  }
+
+  public void setNatsCreateStream(String natsCreateStream) {
+    this.natsCreateStream = natsCreateStream;
+  }
+
+  public Long getNatsAckWaitMillis() {
+    return natsAckWaitMillis;
+  }
+
+  public void setNatsAckWaitMillis(Long natsAckWaitMillis) {
+    this.natsAckWaitMillis = natsAckWaitMillis;
+  }
+
+  public Integer getNatsMaxDeliveries() {
+    return natsMaxDeliveries;
+  }
+
+  public void setNatsMaxDeliveries(Integer natsMaxDeliveries) {
+    this.natsMaxDeliveries = natsMaxDeliveries;
+  }
+
+  public Integer getNatsMaxReconnects() {
+    return natsMaxReconnects;
+  }
+
+  public void setNatsMaxReconnects(Integer natsMaxReconnects) {
+    this.natsMaxReconnects = natsMaxReconnects;
+  }
+
+  public Long getNatsReconnectWaitMillis() {
+    return natsReconnectWaitMillis;
+  }
+
+  public void setNatsReconnectWaitMillis(Long natsReconnectWaitMillis) {
+    this.natsReconnectWaitMillis = natsReconnectWaitMillis;
+  }
+
+  public String getNatsDeduplicateByMessageId() {
+    return natsDeduplicateByMessageId;
+  }
+
+  public void setNatsDeduplicateByMessageId(String natsDeduplicateByMessageId) {
+    this.natsDeduplicateByMessageId = natsDeduplicateByMessageId;
   }
 }

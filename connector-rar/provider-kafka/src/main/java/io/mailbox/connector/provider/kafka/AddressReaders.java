@@ -32,6 +32,9 @@ final class AddressReaders {
 
     /** Whether nothing of {@code address} is leased out here. */
     boolean noLeases(MailAddress address);
+
+    /** Runs {@code task} after {@code delay} (the provider's scheduler). */
+    void after(Duration delay, Runnable task);
   }
 
   private final KafkaSettings settings;
@@ -73,14 +76,16 @@ final class AddressReaders {
                 g -> KafkaClients.shareConsumer(settings, g),
                 read,
                 () -> host.hasReceivers(address),
-                copy -> host.deliver(address, copy))
+                copy -> host.deliver(address, copy),
+                host::after)
             : new TopicReader(
                 topic,
                 group,
                 g -> KafkaClients.consumer(settings, g),
                 read,
                 () -> host.hasReceivers(address),
-                copy -> host.deliver(address, copy));
+                copy -> host.deliver(address, copy),
+                host::after);
     reader.start();
     return reader;
   }

@@ -55,12 +55,12 @@ final class Fetches {
     } catch (ExecutionException e) {
       throw (RuntimeException) e.getCause();
     } catch (TimeoutException e) {
-      taken.cancel(false); // a late answer puts its records back instead of losing them
-      return List.of();
+      // A late answer puts its records back instead of losing them; one that came in between
+      // the timeout and the cancel is the caller's.
+      return taken.cancel(false) ? List.of() : taken.join();
     } catch (InterruptedException e) {
-      taken.cancel(false);
       Thread.currentThread().interrupt();
-      return List.of();
+      return taken.cancel(false) ? List.of() : taken.join();
     }
   }
 

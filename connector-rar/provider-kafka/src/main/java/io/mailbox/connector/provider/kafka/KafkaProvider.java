@@ -141,7 +141,7 @@ public final class KafkaProvider extends TransportBase
     String group = group(topic);
     cluster.ensureTopic(address, topic, group);
     if (readers.isQueue(address)) {
-      cluster.shareGroups().start(topic, group, settings.queueDeliveryCap());
+      cluster.shareGroups().start(topic, group, settings.shareDeliveryLimit());
     } else {
       cluster.startGroup(topic, group);
     }
@@ -223,7 +223,7 @@ public final class KafkaProvider extends TransportBase
   /**
    * Whether a copy delivered {@code deliveredBefore} times goes to the dead letters instead. A
    * queue address always has a cap: its share group archives a record at the broker's delivery
-   * limit, which the provider sets one above ({@link KafkaSettings#queueDeliveryCap}).
+   * limit, which the provider sets above it ({@link KafkaSettings#queueDeliveryCap}).
    */
   private boolean overDeliveryCap(MailAddress address, int deliveredBefore) {
     int cap = readers.isQueue(address) ? settings.queueDeliveryCap() : settings.maxDeliveries();
@@ -250,6 +250,11 @@ public final class KafkaProvider extends TransportBase
     @Override
     public boolean noLeases(MailAddress address) {
       return leased.census(address).inFlight() == 0;
+    }
+
+    @Override
+    public void after(Duration delay, Runnable task) {
+      KafkaProvider.this.after(delay, task);
     }
   }
 

@@ -158,4 +158,17 @@ final class KafkaRecords {
   private static String text(byte[] bytes) {
     return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
   }
+
+  /**
+   * The broker counts deliveries of a share group's record (a release or a lock running out hands
+   * it out again): the copy's round is the deliveries before this one, so the kernel's attempt and
+   * delivery-cap rules see them.
+   */
+  static MailMessage withDeliveryCount(MailMessage copy, ConsumerRecord<byte[], byte[]> record) {
+    int deliveredBefore = record.deliveryCount().map(count -> count - 1).orElse(0).intValue();
+    if (deliveredBefore <= SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0)) {
+      return copy;
+    }
+    return copy.toBuilder().header(SystemHeaders.ROUND, Integer.toString(deliveredBefore)).build();
+  }
 }

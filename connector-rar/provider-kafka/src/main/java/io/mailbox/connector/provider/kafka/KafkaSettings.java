@@ -170,14 +170,23 @@ public record KafkaSettings(
 
   /**
    * The delivery cap of a queue address: {@code kafkaMaxDeliveries}, at most {@value
-   * #SHARE_DELIVERY_LIMIT} - 1 (0, no cap, means that much). The share group's broker-side limit is
-   * set one above it, so that the broker hands the record out once more and the provider
-   * dead-letters it, instead of the broker archiving it where nobody sees it.
+   * #SHARE_DELIVERY_LIMIT} - {@value #SPARE_SHARE_DELIVERIES} (0, no cap, means that much). The
+   * share group's broker-side limit is set {@value #SPARE_SHARE_DELIVERIES} above it ({@link
+   * #shareDeliveryLimit}): the broker archives a record at its limit where nobody sees it, so the
+   * provider dead-letters at its cap and keeps spare deliveries for a dead-letter write that failed
+   * and for deliveries it never saw (a lock that ran out, a consumer replaced).
    */
   public int queueDeliveryCap() {
-    int most = SHARE_DELIVERY_LIMIT - 1;
+    int most = SHARE_DELIVERY_LIMIT - SPARE_SHARE_DELIVERIES;
     return maxDeliveries == 0 ? most : Math.min(maxDeliveries, most);
   }
+
+  /** The share group's {@code share.delivery.count.limit}. */
+  int shareDeliveryLimit() {
+    return queueDeliveryCap() + SPARE_SHARE_DELIVERIES;
+  }
+
+  static final int SPARE_SHARE_DELIVERIES = 3;
 
   /** The highest delivery limit a share group may have (Kafka 4.4's default ceiling). */
   static final int SHARE_DELIVERY_LIMIT = 10;

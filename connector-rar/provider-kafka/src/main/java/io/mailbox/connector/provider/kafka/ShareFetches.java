@@ -54,12 +54,12 @@ final class ShareFetches {
     } catch (ExecutionException e) {
       throw (RuntimeException) e.getCause();
     } catch (TimeoutException e) {
-      answer.cancel(false); // a late answer puts its records back instead of losing them
-      return List.of();
+      // A late answer puts its records back instead of losing them; one that came in between
+      // the timeout and the cancel is the caller's.
+      return answer.cancel(false) ? List.of() : answer.join();
     } catch (InterruptedException e) {
-      answer.cancel(false);
       Thread.currentThread().interrupt();
-      return List.of();
+      return answer.cancel(false) ? List.of() : answer.join();
     }
   }
 
@@ -97,6 +97,14 @@ final class ShareFetches {
       }
       queued.poll();
       answer(request, got);
+    }
+  }
+
+  /** The reader stops: every waiting fetch gets nothing. */
+  void answerAllEmpty() {
+    Request request;
+    while ((request = queued.poll()) != null) {
+      request.answer().complete(List.of());
     }
   }
 

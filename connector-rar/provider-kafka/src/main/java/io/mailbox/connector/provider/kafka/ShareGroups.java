@@ -42,14 +42,14 @@ final class ShareGroups {
    * archives a record unseen), and a partition without state later (one added) starts at its
    * earliest record rather than skip any.
    */
-  void start(String topic, String group, int deliveryCap) {
+  synchronized void start(String topic, String group, int deliveryLimit) {
     if (started.contains(topic)) {
       return;
     }
     long deadline = System.nanoTime() + FRESH_TOPIC_BOUND.toNanos();
     while (true) {
       try {
-        startNow(topic, group, deliveryCap);
+        startNow(topic, group, deliveryLimit);
         started.add(topic);
         return;
       } catch (MailboxException e) {
@@ -61,7 +61,7 @@ final class ShareGroups {
     }
   }
 
-  private void startNow(String topic, String group, int deliveryCap) {
+  private void startNow(String topic, String group, int deliveryLimit) {
     Map<TopicPartition, SharePartitionOffsetInfo> state = state(group, topic);
     List<TopicPartition> fresh =
         cluster.partitions(topic).stream().filter(tp -> !state.containsKey(tp)).toList();
@@ -79,7 +79,7 @@ final class ShareGroups {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
     List<AlterConfigOp> settings =
         List.of(
-            set("share.delivery.count.limit", Integer.toString(deliveryCap + 1)),
+            set("share.delivery.count.limit", Integer.toString(deliveryLimit)),
             set("share.auto.offset.reset", "earliest"));
     cluster.call(cluster.admin().incrementalAlterConfigs(Map.of(resource, settings)).all());
   }

@@ -1,8 +1,6 @@
 package io.mailbox.connector.provider.kafka;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.SystemHeaders;
-import io.mailbox.connector.spi.Backoff;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,10 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -26,7 +20,6 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.TopicIdPartition;
-import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Reads one address's topic as a queue: a member of its share group (KIP-932), where the broker
@@ -35,31 +28,28 @@ import org.apache.kafka.common.errors.WakeupException;
  * reach it as tasks it runs between polls.
  *
  * <ul>
- *   <li><b>Dispositions</b>: handled → {@code ACCEPT}; unhandled → {@code RELEASE} after the
- *       kernel's retry delay (capped at half the lock), and the broker hands the record out again
- *       with its delivery count raised, to this member or another; a dead letter is written first,
- *       then the source is {@code ACCEPT}ed. No partition is ever blocked by one record.
- *   <li><b>Explicit acknowledgement</b>: the consumer refuses to poll again until every record of
- *       its last poll is acknowledged, so the next poll waits for the last settlement of a batch;
- *       records of a batch not handed out before {@link #STALE_SHARE} of the lock are released
- *       unseen, so that nothing is handed out after its lock ran out.
- *   <li><b>Push / fetch</b>: with subscribers the reader polls and pushes on one dispatch thread;
- *       without, it polls only while a fetch waits ({@link ShareFetches}): an idle member holds no
- *       record locked that another member could take.
- *   <li><b>Crash</b>: the broker releases the locks of a member that is gone when they run out; a
- *       failing consumer is replaced after a pause doubling up to 30 s.
+ *   <li><b>Dispositions</b>: handled → {@code ACCEPT}; unhandled → {@code RELEASE} after the retry
+ *       delay (ended before 80% of the lock is gone), and the broker hands the record out again, to
+ *       any member, its delivery count raised; discard → dead letter first, then {@code ACCEPT}.
+ *       One record never holds others back.
+ *   <li><b>Explicit acknowledgement</b>: Kafka refuses the next poll until every record of the last
+ *       one is acknowledged; records nobody took or settled before 80% of their lock are released
+ *       ({@link #releaseStale}), so the reader always polls again.
+ *   <li><b>Push / fetch</b>: with subscribers it polls and pushes; without, it polls only while a
+ *       fetch waits ({@link ShareFetches}), so an idle member holds nothing locked.
  * </ul>
  */
 final class ShareReader implements AddressReader {
   private static final Logger LOG = Logger.getLogger(ShareReader.class.getName());
   private static final Duration PUSH_POLL = Duration.ofMillis(5);
   private static final Duration CLOSE_BOUND = Duration.ofSeconds(10);
-  private static final Duration MAX_RESTART_PAUSE = Duration.ofSeconds(30);
   private static final Duration DEFAULT_LOCK = Duration.ofSeconds(30);
   private static final double STALE_SHARE = 0.8;
+  private static final Duration FAILED_PUSH_PAUSE = Duration.ofSeconds(1);
 
   /** A record acquired by this member, read into a copy. */
-  record Pending(ConsumerRecord<byte[], byte[]> record, MailMessage copy, long acquiredNanos) {}
+  record Pending(
+      ConsumerRecord<byte[], byte[]> record, MailMessage copy, long acquiredNanos, int consumer) {}
 
   private final String topic;
   private final String group;
@@ -67,9 +57,8 @@ final class ShareReader implements AddressReader {
   private final Function<ConsumerRecord<byte[], byte[]>, MailMessage> read;
   private final BooleanSupplier hasReceivers;
   private final Consumer<MailMessage> push;
-  private final Thread thread;
-  private final ExecutorService dispatcher;
-  private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+  private final RetryTimer timer;
+  private final PollThread poller;
   private final ShareFetches fetches;
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their release
@@ -82,8 +71,8 @@ final class ShareReader implements AddressReader {
   private int unacknowledged; // records of the last poll not acknowledged yet
   private boolean acknowledgedSinceCommit;
   private volatile Duration lock = DEFAULT_LOCK;
+  private volatile int generation; // which consumer acquired a record: acks go to that one only
 
-  private volatile boolean running = true;
   private volatile long lastUsedNanos = System.nanoTime();
 
   ShareReader(
@@ -92,7 +81,9 @@ final class ShareReader implements AddressReader {
       Function<String, KafkaShareConsumer<byte[], byte[]>> consumers,
       Function<ConsumerRecord<byte[], byte[]>, MailMessage> read,
       BooleanSupplier hasReceivers,
-      Consumer<MailMessage> push) {
+      Consumer<MailMessage> push,
+      RetryTimer timer) {
+    this.timer = timer;
     this.topic = topic;
     this.group = group;
     this.consumers = consumers;
@@ -100,20 +91,12 @@ final class ShareReader implements AddressReader {
     this.hasReceivers = hasReceivers;
     this.push = push;
     this.fetches = new ShareFetches(this);
-    this.dispatcher =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "mailbox-kafka-share-dispatch-" + topic);
-              t.setDaemon(true);
-              return t;
-            });
-    this.thread = new Thread(this::run, "mailbox-kafka-share-poll-" + topic);
-    this.thread.setDaemon(true);
+    this.poller = new PollThread("share-" + topic, this::newConsumer);
   }
 
   @Override
   public void start() {
-    thread.start();
+    poller.start();
   }
 
   @Override
@@ -150,11 +133,13 @@ final class ShareReader implements AddressReader {
   /** Handled, or stored elsewhere first: {@code ACCEPT}, at the next turn of the poll thread. */
   @Override
   public void settle(String key) {
+    settling.incrementAndGet(); // before it leaves handedOut: the status never shows it unread
     Pending pending = handedOut.remove(key);
-    if (pending != null) {
-      settling.incrementAndGet(); // before the ack is sent: the status never shows it unread
-      tasks.add(() -> acknowledge(pending, AcknowledgeType.ACCEPT));
+    if (pending == null) {
+      settling.decrementAndGet();
+      return;
     }
+    poller.add(() -> acknowledge(pending, AcknowledgeType.ACCEPT));
   }
 
   /**
@@ -170,11 +155,13 @@ final class ShareReader implements AddressReader {
       return false;
     }
     waiting.incrementAndGet();
-    Duration hold = delay.compareTo(lock.dividedBy(2)) > 0 ? lock.dividedBy(2) : delay;
+    // Released before most of the lock is gone, counted from when the record was acquired.
+    long left = staleAfterNanos() - (System.nanoTime() - pending.acquiredNanos());
+    Duration hold = Duration.ofNanos(Math.max(0, Math.min(delay.toNanos(), left)));
     timer.after(
         hold,
         () ->
-            tasks.add(
+            poller.add(
                 () -> {
                   waiting.decrementAndGet();
                   acknowledge(pending, AcknowledgeType.RELEASE);
@@ -185,47 +172,45 @@ final class ShareReader implements AddressReader {
   /** Stops: sends what is acknowledged, releases the rest (the broker does), within a bound. */
   @Override
   public void close() {
-    running = false;
-    KafkaShareConsumer<byte[], byte[]> owned = consumer;
-    if (owned != null) {
-      owned.wakeup();
-    }
-    try {
-      thread.join(CLOSE_BOUND.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    dispatcher.shutdown();
+    poller.stop(
+        () -> {
+          KafkaShareConsumer<byte[], byte[]> owned = consumer;
+          if (owned != null) {
+            owned.wakeup();
+          }
+        },
+        CLOSE_BOUND);
+    fetches.answerAllEmpty();
     handedOut.clear();
   }
 
-  private void run() {
-    int failures = 0;
-    while (running) {
-      long started = System.nanoTime();
-      try {
-        consumer = consumers.apply(group);
-        consumer.setAcknowledgementCommitCallback((offsets, error) -> confirmed(offsets, error));
-        consumer.subscribe(List.of(topic));
-        pollUntilStopped();
-      } catch (WakeupException stopping) {
-        // close() woke the poll up
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "The Kafka share reader of " + topic + " failed; starting again", e);
-      } finally {
+  /** A new member of the share group; what a failed one held goes back when its locks end. */
+  private PollThread.ConsumerLife newConsumer() {
+    consumer = consumers.apply(group);
+    generation++;
+    try {
+      consumer.setAcknowledgementCommitCallback(this::confirmed);
+      consumer.subscribe(List.of(topic));
+    } catch (RuntimeException e) {
+      closeConsumer();
+      throw e;
+    }
+    return new PollThread.ConsumerLife() {
+      @Override
+      public void pollUntilStopped() {
+        ShareReader.this.pollUntilStopped();
+      }
+
+      @Override
+      public void close() {
         closeConsumer();
       }
-      if (running) {
-        boolean ranAWhile = System.nanoTime() - started > Duration.ofMinutes(1).toNanos();
-        failures = ranAWhile ? 1 : failures + 1;
-        sleep(Backoff.after(failures, Duration.ofSeconds(1), MAX_RESTART_PAUSE));
-      }
-    }
+    };
   }
 
-  private void pollUntilStopped() throws WakeupException {
-    while (running) {
-      runTasks();
+  private void pollUntilStopped() {
+    while (poller.running()) {
+      poller.runTasks();
       releaseStale();
       fetches.answerWaiting();
       boolean pushing = hasReceivers.getAsBoolean();
@@ -238,11 +223,12 @@ final class ShareReader implements AddressReader {
           pushBacklog();
         }
       } else {
-        if (acknowledgedSinceCommit) {
+        if (acknowledgedSinceCommit || !sent.isEmpty()) {
+          // Sends new acknowledgements, and runs the callbacks of those the broker answered.
           consumer.commitAsync();
           acknowledgedSinceCommit = false;
         }
-        awaitTask(PUSH_POLL);
+        poller.awaitTask(PUSH_POLL);
       }
     }
   }
@@ -254,36 +240,25 @@ final class ShareReader implements AddressReader {
     long now = System.nanoTime();
     for (ConsumerRecord<byte[], byte[]> record : records) {
       unacknowledged++;
-      backlog.addLast(new Pending(record, withRound(read.apply(record), record), now));
+      backlog.addLast(
+          new Pending(
+              record, KafkaRecords.withDeliveryCount(read.apply(record), record), now, generation));
     }
     fetches.polled(records.count());
-  }
-
-  /**
-   * The broker counts deliveries of a share group's record (a release or a lock running out hands
-   * it out again): the copy's round is the deliveries before this one, so the kernel's attempt and
-   * delivery-cap rules see them.
-   */
-  private static MailMessage withRound(MailMessage copy, ConsumerRecord<byte[], byte[]> record) {
-    int deliveredBefore = record.deliveryCount().map(count -> count - 1).orElse(0).intValue();
-    if (deliveredBefore <= SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0)) {
-      return copy;
-    }
-    return copy.toBuilder().header(SystemHeaders.ROUND, Integer.toString(deliveredBefore)).build();
   }
 
   /** Acknowledges one record of the current consumer; runs on the poll thread. */
   private void acknowledge(Pending pending, AcknowledgeType type) {
     KafkaShareConsumer<byte[], byte[]> current = consumer;
-    if (current == null) {
+    if (current == null || pending.consumer() != generation) {
       settledOrDropped(type);
-      return; // the consumer is being replaced: the broker hands the record out again
+      return; // acquired by a consumer since replaced: the broker hands the record out again
     }
     try {
       current.acknowledge(pending.record(), type);
       unacknowledged = Math.max(0, unacknowledged - 1);
       acknowledgedSinceCommit = true;
-      sent.put(where(pending.record().partition(), pending.record().offset()), type);
+      sent.put(pending.record().partition() + "@" + pending.record().offset(), type);
     } catch (RuntimeException notOfThisConsumer) {
       // A record of a consumer since replaced (its lock ends at the broker) or acknowledged twice.
       settledOrDropped(type);
@@ -302,7 +277,7 @@ final class ShareReader implements AddressReader {
     offsets.forEach(
         (partition, set) -> {
           for (Long offset : set) {
-            AcknowledgeType type = sent.remove(where(partition.partition(), offset));
+            AcknowledgeType type = sent.remove(partition.partition() + "@" + offset);
             if (type == AcknowledgeType.ACCEPT) {
               settling.decrementAndGet();
             }
@@ -314,17 +289,28 @@ final class ShareReader implements AddressReader {
     }
   }
 
-  private static String where(int partition, long offset) {
-    return partition + "@" + offset;
+  private long staleAfterNanos() {
+    return (long) (lock.toNanos() * STALE_SHARE);
   }
 
-  /** Releases polled records nobody took before most of their lock was gone. */
+  /**
+   * Releases records whose lock is mostly gone: polled ones nobody took, and handed-out ones nobody
+   * settled (a lease longer than the lock, a caller that vanished). The broker would hand them to
+   * another member anyway; a late settlement of one changes nothing, and the reader polls again.
+   */
   private void releaseStale() {
-    long staleAfter = (long) (lock.toNanos() * STALE_SHARE);
-    while (!backlog.isEmpty()
-        && System.nanoTime() - backlog.peekFirst().acquiredNanos() > staleAfter) {
+    long now = System.nanoTime();
+    long staleAfter = staleAfterNanos();
+    while (!backlog.isEmpty() && now - backlog.peekFirst().acquiredNanos() > staleAfter) {
       acknowledge(backlog.pollFirst(), AcknowledgeType.RELEASE);
     }
+    handedOut.forEach(
+        (key, pending) -> {
+          if (now - pending.acquiredNanos() > staleAfter && handedOut.remove(key, pending)) {
+            LOG.fine(() -> "A record of " + topic + " held past most of its lock was released");
+            acknowledge(pending, AcknowledgeType.RELEASE);
+          }
+        });
   }
 
   /** Hands out what the backlog holds as one task of the dispatch thread. */
@@ -335,27 +321,16 @@ final class ShareReader implements AddressReader {
       handOut(next);
       batch.add(next.copy());
     }
-    if (!batch.isEmpty()) {
-      dispatcher.execute(() -> batch.forEach(push));
-    }
+    poller.dispatch(batch, this::pushOne);
   }
 
-  private void runTasks() {
-    Runnable task;
-    while ((task = tasks.poll()) != null) {
-      task.run();
-    }
-  }
-
-  private void awaitTask(Duration bound) {
+  /** One record to the subscribers; a failing hand-over releases it (the rest go on). */
+  private void pushOne(MailMessage copy) {
     try {
-      Runnable task = tasks.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
-      if (task != null) {
-        task.run();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running = false;
+      push.accept(copy);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Could not hand a record of " + topic + " over; releasing it", e);
+      retryLater(copy.sendId().orElseThrow(), copy, FAILED_PUSH_PAUSE, timer);
     }
   }
 
@@ -365,7 +340,7 @@ final class ShareReader implements AddressReader {
       return;
     }
     try {
-      runTasks();
+      poller.runTasks();
       closing.commitSync(CLOSE_BOUND);
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "Could not send the last acknowledgements (handed out again)", e);
@@ -378,17 +353,12 @@ final class ShareReader implements AddressReader {
     consumer = null;
     backlog.clear();
     handedOut.clear(); // their late settlements change nothing: the broker hands them out again
+    // Accepted but never confirmed: the broker hands them out again, so they count as unread.
+    sent.values().stream()
+        .filter(type -> type == AcknowledgeType.ACCEPT)
+        .forEach(type -> settling.decrementAndGet());
     sent.clear();
     unacknowledged = 0;
-    settling.set(0);
-  }
-
-  private static void sleep(Duration pause) {
-    try {
-      Thread.sleep(pause.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   // ---- for fetches (on the poll thread) --------------------------------------------------------

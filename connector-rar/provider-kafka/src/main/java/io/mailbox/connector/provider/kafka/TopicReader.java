@@ -1,7 +1,6 @@
 package io.mailbox.connector.provider.kafka;
 
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.spi.Backoff;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,10 +9,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -23,7 +18,6 @@ import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Reads one address's topic in this process, as a member of its consumer group. One thread owns the
@@ -54,7 +48,7 @@ final class TopicReader implements AddressReader {
   // channel up to 100 ms per leased record.
   private static final Duration POLL = Duration.ofMillis(5);
   private static final Duration CLOSE_BOUND = Duration.ofSeconds(10);
-  private static final Duration MAX_RESTART_PAUSE = Duration.ofSeconds(30);
+  private static final Duration FAILED_PUSH_PAUSE = Duration.ofSeconds(1);
 
   /** A record read into a copy, with where it lives. */
   record Pending(TopicPartition partition, long offset, MailMessage copy) {}
@@ -65,11 +59,10 @@ final class TopicReader implements AddressReader {
   private final Function<ConsumerRecord<byte[], byte[]>, MailMessage> read;
   private final BooleanSupplier hasReceivers;
   private final Consumer<MailMessage> push;
-  private final Thread thread;
-  private final ExecutorService dispatcher;
-  // Settlements and retries for the poll thread, and fetches apart: a rebalance's grace runs only
-  // the former (a fetch polls, which must not happen inside a rebalance callback).
-  private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+  private final RetryTimer timer;
+  // Its tasks are settlements and retries; fetches wait apart: a rebalance's grace runs only the
+  // former (a fetch polls, which must not happen inside a rebalance callback).
+  private final PollThread poller;
   private final Fetches fetches;
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
 
@@ -78,7 +71,6 @@ final class TopicReader implements AddressReader {
   private final Deque<Pending> backlog = new ArrayDeque<>();
   private volatile KafkaConsumer<byte[], byte[]> consumer;
 
-  private volatile boolean running = true;
   private volatile long lastUsedNanos = System.nanoTime();
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their retry
   private final AtomicLong settling = new AtomicLong(); // settled, not yet in a window
@@ -89,7 +81,9 @@ final class TopicReader implements AddressReader {
       Function<String, KafkaConsumer<byte[], byte[]>> consumers,
       Function<ConsumerRecord<byte[], byte[]>, MailMessage> read,
       BooleanSupplier hasReceivers,
-      Consumer<MailMessage> push) {
+      Consumer<MailMessage> push,
+      RetryTimer timer) {
+    this.timer = timer;
     this.topic = topic;
     this.group = group;
     this.consumers = consumers;
@@ -98,20 +92,12 @@ final class TopicReader implements AddressReader {
     this.push = push;
     this.partitions = new PartitionCommits(topic, CLOSE_BOUND);
     this.fetches = new Fetches(this, topic);
-    this.dispatcher =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "mailbox-kafka-dispatch-" + topic);
-              t.setDaemon(true);
-              return t;
-            });
-    this.thread = new Thread(this::run, "mailbox-kafka-poll-" + topic);
-    this.thread.setDaemon(true);
+    this.poller = new PollThread(topic, this::newConsumer);
   }
 
   @Override
   public void start() {
-    thread.start();
+    poller.start();
   }
 
   /** Whether the record of copy {@code key} is handed out by this reader and not settled. */
@@ -163,7 +149,7 @@ final class TopicReader implements AddressReader {
       settling.decrementAndGet();
       return;
     }
-    tasks.add(
+    poller.add(
         () -> {
           OffsetWindow window = partitions.window(pending.partition());
           if (window != null) {
@@ -188,7 +174,7 @@ final class TopicReader implements AddressReader {
     timer.after(
         delay,
         () ->
-            tasks.add(
+            poller.add(
                 () -> {
                   waiting.decrementAndGet();
                   if (partitions.holds(pending.partition())) {
@@ -201,52 +187,42 @@ final class TopicReader implements AddressReader {
   /** Stops reading: commits what is settled, leaves the group, within a bound. */
   @Override
   public void close() {
-    running = false;
-    KafkaConsumer<byte[], byte[]> owned = consumer;
-    if (owned != null) {
-      owned.wakeup();
-    }
-    try {
-      thread.join(CLOSE_BOUND.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    dispatcher.shutdown();
+    poller.stop(
+        () -> {
+          KafkaConsumer<byte[], byte[]> owned = consumer;
+          if (owned != null) {
+            owned.wakeup();
+          }
+        },
+        CLOSE_BOUND);
     handedOut.clear();
   }
 
-  /**
-   * The poll loop. A failure that is not the stop (a rebalance callback timing out, the cluster
-   * refusing the consumer) closes the consumer, forgets what it held (its records are read again
-   * from the committed offsets) and starts a new one after a pause that doubles up to 30 s: the
-   * reader never dies while its address is in use.
-   */
-  private void run() {
-    int failures = 0;
-    while (running) {
-      long started = System.nanoTime();
-      try {
-        consumer = consumers.apply(group);
-        consumer.subscribe(List.of(topic), new RebalanceListener(this, group));
-        pollUntilStopped();
-      } catch (WakeupException stopping) {
-        // close() woke the poll up
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "The Kafka reader of " + topic + " failed; starting it again", e);
-      } finally {
+  /** A new member of the group; what a failed one held is read again from the committed offsets. */
+  private PollThread.ConsumerLife newConsumer() {
+    consumer = consumers.apply(group);
+    try {
+      consumer.subscribe(List.of(topic), new RebalanceListener(this, group));
+    } catch (RuntimeException e) {
+      closeConsumer();
+      throw e;
+    }
+    return new PollThread.ConsumerLife() {
+      @Override
+      public void pollUntilStopped() {
+        TopicReader.this.pollUntilStopped();
+      }
+
+      @Override
+      public void close() {
         closeConsumer();
       }
-      if (running) {
-        boolean ranAWhile = System.nanoTime() - started > Duration.ofMinutes(1).toNanos();
-        failures = ranAWhile ? 1 : failures + 1;
-        sleep(Backoff.after(failures, Duration.ofSeconds(1), MAX_RESTART_PAUSE));
-      }
-    }
+    };
   }
 
   private void pollUntilStopped() {
-    while (running) {
-      runTasks();
+    while (poller.running()) {
+      poller.runTasks();
       fetches.runQueued();
       boolean pushing = hasReceivers.getAsBoolean();
       if (pushing) {
@@ -263,7 +239,7 @@ final class TopicReader implements AddressReader {
         // waiting (it runs commit callbacks and the group's protocol), then wait for a task.
         consumer.pause(consumer.assignment());
         pollInto(Duration.ZERO);
-        awaitTask(POLL);
+        poller.awaitTask(POLL);
       }
       if (pushing) {
         pushBacklog();
@@ -278,7 +254,7 @@ final class TopicReader implements AddressReader {
       return;
     }
     try {
-      runTasks();
+      poller.runTasks();
       partitions.commitSettled(consumer, true);
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "Could not commit at close (redelivered later)", e);
@@ -290,34 +266,6 @@ final class TopicReader implements AddressReader {
     }
     forget(partitions.held());
     consumer = null;
-  }
-
-  private static void sleep(Duration pause) {
-    try {
-      Thread.sleep(pause.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Waits at most {@code bound} for a settlement, retry or fetch, and runs it. */
-  private void awaitTask(Duration bound) {
-    try {
-      Runnable task = tasks.poll(bound.toNanos(), TimeUnit.NANOSECONDS);
-      if (task != null) {
-        task.run();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running = false;
-    }
-  }
-
-  private void runTasks() {
-    Runnable task;
-    while ((task = tasks.poll()) != null) {
-      task.run();
-    }
   }
 
   private void pollInto(Duration timeout) {
@@ -341,8 +289,16 @@ final class TopicReader implements AddressReader {
         batch.add(next.copy());
       }
     }
-    if (!batch.isEmpty()) {
-      dispatcher.execute(() -> batch.forEach(push));
+    poller.dispatch(batch, this::pushOne);
+  }
+
+  /** One record to the subscribers; a failing hand-over hands it out again (the rest go on). */
+  private void pushOne(MailMessage copy) {
+    try {
+      push.accept(copy);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Could not hand a record of " + topic + " over; retrying it", e);
+      retryLater(copy.sendId().orElseThrow(), copy, FAILED_PUSH_PAUSE, timer);
     }
   }
 
@@ -390,7 +346,7 @@ final class TopicReader implements AddressReader {
 
   /** After a fetch: paused again unless subscribers are there (they keep reading). */
   void fetchDone() {
-    if (running && !hasReceivers.getAsBoolean()) {
+    if (poller.running() && !hasReceivers.getAsBoolean()) {
       consumer.pause(consumer.assignment());
     }
     partitions.count();
@@ -418,7 +374,7 @@ final class TopicReader implements AddressReader {
 
   /** Runs the settlements and retries queued for the poll thread. */
   void runPending() {
-    runTasks();
+    poller.runTasks();
   }
 
   /** Forgets everything of {@code gone}: late settlements of its records change nothing. */

@@ -56,7 +56,8 @@ class QueueAddressesTest {
   void aQueueAddressAlwaysHasADeliveryCapBelowTheBrokersLimit() {
     KafkaSettings settings = KafkaSettings.defaults();
     assertThat(settings.withMaxDeliveries(3).queueDeliveryCap()).isEqualTo(3);
-    assertThat(settings.withMaxDeliveries(0).queueDeliveryCap()).isEqualTo(9);
-    assertThat(settings.withMaxDeliveries(50).queueDeliveryCap()).isEqualTo(9);
+    assertThat(settings.withMaxDeliveries(0).queueDeliveryCap()).isEqualTo(7);
+    assertThat(settings.withMaxDeliveries(50).queueDeliveryCap()).isEqualTo(7);
+    assertThat(settings.withMaxDeliveries(3).shareDeliveryLimit()).isEqualTo(6);
   }
 }

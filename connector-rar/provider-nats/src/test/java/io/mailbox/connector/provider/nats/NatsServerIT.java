@@ -1,0 +1,146 @@
+package io.mailbox.connector.provider.nats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.kernel.MailboxSubscriber;
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.testsupport.Eventually;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The NATS server going wrong, on servers of the test's own: one without JetStream is refused at
+ * start with a named, coded error; one killed with SIGKILL and started again in the middle of
+ * 10,000 posts loses no acknowledged post; and a consumer that stops without acknowledging hands
+ * its messages to another instance after the ack wait.
+ */
+class NatsServerIT {
+  private static final MailAddress ORDERS = MailAddress.parse("nats://orders@shop/restart");
+
+  @Test
+  void aServerWithoutJetStreamIsRefusedAtStartWithANamedError() throws Exception {
+    try (PrivateNatsServer plain = PrivateNatsServer.withoutJetStream()) {
+      MailboxProvider provider = MailboxProvider.of(provider(settings(plain.url())));
+      assertThatThrownBy(provider::start)
+          .isInstanceOf(MailboxException.class)
+          .satisfies(
+              e ->
+                  assertThat(((MailboxException) e).errorCode())
+                      .isEqualTo(ErrorCode.BROKER_PREREQUISITE))
+          .hasMessageContaining("has no JetStream")
+          .hasMessageContaining("-js");
+    }
+  }
+
+  @Test
+  void aServerKilledAndStartedAgainMidRunLosesNoAcknowledgedPost() throws Exception {
+    try (PrivateNatsServer server = PrivateNatsServer.withJetStream()) {
+      MailboxProvider sender = started(settings(server.url()));
+      MailboxProvider reader = started(settings(server.url()));
+      Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+      reader.subscribe(
+          ORDERS,
+          MailboxSubscriber.of(
+              m -> seen.computeIfAbsent(m.id(), id -> new AtomicInteger()).incrementAndGet()));
+      Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+      int refused = 0;
+      for (int batch = 0; batch < 100; batch++) {
+        List<MailMessage> posts = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+          posts.add(MailMessage.to(ORDERS).id("o-" + (batch * 100 + i)).body("{}").build());
+        }
+        if (batch == 40) {
+          server.kill(); // SIGKILL in the middle of the run
+          Thread.sleep(1_000);
+          server.start();
+        }
+        try {
+          sender.postAll(posts);
+          posts.forEach(p -> acknowledged.add(p.id()));
+        } catch (MailboxException refusedWhileAway) {
+          refused += posts.size();
+        }
+      }
+      Eventually.await(
+          "every acknowledged post consumed",
+          Duration.ofSeconds(120),
+          () -> seen.keySet().containsAll(acknowledged));
+      long twice = seen.values().stream().filter(c -> c.get() > 1).count();
+      System.out.printf(
+          "NatsServerIT: 10,000 posts, %d acknowledged, %d refused while the server was away, %d"
+              + " consumed, %d more than once%n",
+          acknowledged.size(), refused, seen.size(), twice);
+      assertThat(acknowledged.size()).isGreaterThanOrEqualTo(9_000);
+      assertThat(seen.keySet()).containsAll(acknowledged);
+      sender.stop(false);
+      reader.stop(false);
+    }
+  }
+
+  @Test
+  void messagesAStoppedConsumerHeldComeToAnotherAfterTheAckWait() throws Exception {
+    try (PrivateNatsServer server = PrivateNatsServer.withJetStream()) {
+      NatsSettings settings = settings(server.url()).withAckWait(Duration.ofSeconds(2));
+      MailboxProvider sender = started(settings);
+      MailboxProvider stuck = started(settings);
+      AtomicInteger heldByStuck = new AtomicInteger();
+      // A subscriber that never finishes: its messages stay unacknowledged.
+      stuck.subscribe(
+          ORDERS,
+          message -> {
+            heldByStuck.incrementAndGet();
+            return new java.util.concurrent.CompletableFuture<>();
+          });
+      List<MailMessage> posts = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        posts.add(MailMessage.to(ORDERS).id("h-" + i).body("{}").build());
+      }
+      sender.postAll(posts);
+      Eventually.await(
+          "the stuck one holds them", Duration.ofSeconds(10), () -> heldByStuck.get() == 20);
+      stuck.transport().stop(false); // its connection goes, nothing acknowledged
+
+      MailboxProvider other = started(settings);
+      Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+      long started = System.nanoTime();
+      other.subscribe(
+          ORDERS,
+          MailboxSubscriber.of(
+              m -> seen.computeIfAbsent(m.id(), id -> new AtomicInteger()).incrementAndGet()));
+      Eventually.await("all 20 redelivered", Duration.ofSeconds(30), () -> seen.size() == 20);
+      System.out.printf(
+          "NatsServerIT: 20 messages a stopped consumer held reached another in %d ms (ack wait"
+              + " 2 s)%n",
+          (System.nanoTime() - started) / 1_000_000);
+      other.stop(false);
+      sender.stop(false);
+    }
+  }
+
+  private static NatsSettings settings(String url) {
+    return NatsSettings.defaults().withUrl(url).withCreatedStream("MAILBOX", "mailbox");
+  }
+
+  private static NatsProvider provider(NatsSettings settings) {
+    return new NatsProvider(settings, Clock.systemUTC(), new ExecutorScheduler());
+  }
+
+  private static MailboxProvider started(NatsSettings settings) {
+    MailboxProvider provider = MailboxProvider.of(provider(settings));
+    provider.start();
+    return provider;
+  }
+}

@@ -1,0 +1,88 @@
+package io.mailbox.connector.provider.nats;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A NATS server of a test's own (the machine's {@code nats-server} binary on a free loopback port,
+ * its JetStream store in a temporary folder), for what must not touch the shared server: killing it
+ * with SIGKILL and starting it again on the same store, or running it without JetStream.
+ */
+final class PrivateNatsServer implements AutoCloseable {
+  private static final String BINARY = "/usr/sbin/nats-server";
+
+  private final int port;
+  private final Path store;
+  private final boolean jetStream;
+  private Process process;
+
+  private PrivateNatsServer(boolean jetStream) throws IOException {
+    this.port = freePort();
+    this.store = Files.createTempDirectory("mailbox-nats-");
+    this.jetStream = jetStream;
+  }
+
+  static PrivateNatsServer withJetStream() throws Exception {
+    PrivateNatsServer server = new PrivateNatsServer(true);
+    server.start();
+    return server;
+  }
+
+  static PrivateNatsServer withoutJetStream() throws Exception {
+    PrivateNatsServer server = new PrivateNatsServer(false);
+    server.start();
+    return server;
+  }
+
+  String url() {
+    return "nats://127.0.0.1:" + port;
+  }
+
+  void start() throws Exception {
+    List<String> command =
+        new ArrayList<>(List.of(BINARY, "-a", "127.0.0.1", "-p", Integer.toString(port)));
+    if (jetStream) {
+      command.addAll(List.of("-js", "-sd", store.toString()));
+    }
+    process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(store.resolveSibling(store.getFileName() + ".log").toFile())
+            .start();
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port)) {
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(50);
+      }
+    }
+    throw new IllegalStateException("nats-server did not listen on " + port);
+  }
+
+  /** SIGKILL: no goodbye to its clients, nothing flushed but what it wrote already. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (process != null && process.isAlive()) {
+      kill();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
