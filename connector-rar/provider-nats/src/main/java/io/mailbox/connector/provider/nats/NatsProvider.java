@@ -75,6 +75,8 @@ public final class NatsProvider extends TransportBase
   private final LeaseTable<Message> leases = new LeaseTable<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
   private final AtomicLong droppedHeaders = new AtomicLong();
+  private final AtomicLong unconfirmed = new AtomicLong(); // acknowledged, not confirmed yet
+  private static final ThreadLocal<Boolean> IN_BATCH = ThreadLocal.withInitial(() -> false);
   private final PeriodicTask sweeper;
   private long sweeps;
 
@@ -93,7 +95,8 @@ public final class NatsProvider extends TransportBase
             settings.publishTimeout(),
             settings.deduplicateByMessageId());
     this.readers =
-        new SubscriberReaders(link, this::prepare, this::bind, this::onDelivery, this::heldHere);
+        new SubscriberReaders(
+            link, this::prepare, this::bind, this::onDelivery, this::heldHere, this::confirmBatch);
     this.pullers = new FetchPullers(link, this::prepare, this::bind);
     this.sweeper =
         new PeriodicTask("The nats: lease sweep", scheduler, Duration.ofSeconds(1), this::sweep);
@@ -284,16 +287,42 @@ public final class NatsProvider extends TransportBase
   // ---- settlement ------------------------------------------------------------------------------
 
   /**
-   * Sends an acknowledgement and waits (bounded) until the server has it: a settled message never
-   * shows as unread again, and the caller learns nothing false. One that does not arrive in time is
-   * logged; the server hands the message out again after its ack wait (at least once).
+   * Sends an acknowledgement and makes sure the server has it before the status could show the
+   * message as unread again: on a subscriber reader's thread, inside a batch, it is counted as
+   * unconfirmed and the reader confirms the whole batch with one round trip ({@link
+   * #confirmBatch}); anywhere else it waits (bounded) for its own round trip. One that does not
+   * arrive in time is logged; the server hands the message out again after its ack wait.
    */
   private void confirmed(Message message, java.util.function.Consumer<Message> acknowledgement) {
+    if (IN_BATCH.get()) {
+      unconfirmed.incrementAndGet();
+      acknowledgement.accept(message);
+      return;
+    }
     acknowledgement.accept(message);
+    flush(message.getConnection());
+  }
+
+  /** Runs a reader's batch of deliveries, then confirms their acknowledgements at once. */
+  private void confirmBatch(Runnable batch) {
+    IN_BATCH.set(true);
     try {
-      message.getConnection().flush(CONFIRM_BOUND);
+      batch.run();
+    } finally {
+      IN_BATCH.set(false);
+      long sent = unconfirmed.get();
+      if (sent > 0) {
+        flush(link.connection());
+        unconfirmed.addAndGet(-sent);
+      }
+    }
+  }
+
+  private static void flush(io.nats.client.Connection connection) {
+    try {
+      connection.flush(CONFIRM_BOUND);
     } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
-      LOG.fine(() -> "NATS did not confirm an acknowledgement in time (redelivered later)");
+      LOG.fine(() -> "NATS did not confirm acknowledgements in time (redelivered later)");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -381,6 +410,7 @@ public final class NatsProvider extends TransportBase
             address,
             leases.census(address, now()),
             heldHere(address),
+            unconfirmed.get(),
             broadcastsInFlight(address),
             readers.receivers(address).size(),
             droppedHeaders.get(),

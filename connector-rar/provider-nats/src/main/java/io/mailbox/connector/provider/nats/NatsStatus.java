@@ -15,10 +15,11 @@ import java.util.Optional;
 /**
  * What an operator sees of a {@code nats:} address, from its durable consumer's numbers: unread =
  * messages not delivered yet ({@code num_pending}) plus those delivered and not acknowledged that
- * are not in flight here (nak'ed and waiting to be delivered again, or held by another server); in
- * flight = what this server holds (leases, subscriber deliveries, broadcasts being settled).
- * Offline while the server does not answer its (cached, bounded) probe; unknown when the address
- * has no consumer yet.
+ * are not in flight here (nak'ed and waiting to be delivered again, or held by another server) and
+ * not acknowledged here a moment ago (a batch's acknowledgements are confirmed together); in flight
+ * = what this server holds (leases, subscriber deliveries, broadcasts being settled). Offline while
+ * the server does not answer its (cached, bounded) probe; unknown when the address has no consumer
+ * yet.
  */
 final class NatsStatus {
   private final NatsLink link;
@@ -35,6 +36,7 @@ final class NatsStatus {
       MailAddress address,
       LeaseTable.Census leased,
       long heldHere,
+      long unconfirmed,
       long broadcasts,
       int subscribers,
       long droppedHeaders,
@@ -67,7 +69,7 @@ final class NatsStatus {
         address,
         AddressState.ONLINE,
         true,
-        pending + Math.max(0, ackPending - here),
+        pending + Math.max(0, ackPending - here - unconfirmed),
         inFlight,
         lastActivity,
         extensions);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.logging.Level;
@@ -21,8 +22,9 @@ import java.util.logging.Logger;
  * The subscribers of each address in this process and the one reader thread they share: it pulls
  * batches from the address's durable consumer (bound, never created here) and hands each message to
  * the provider, while fewer than {@value #MAX_UNSETTLED} of the address's messages are unsettled
- * here. A failing pull (the server away) is retried after a pause doubling to 10 s; the server
- * redelivers what was unacknowledged after its ack wait.
+ * here; the acknowledgements of what a batch settled at once are confirmed together after it. A
+ * failing pull (the server away) is retried after a pause doubling to 10 s; the server redelivers
+ * what was unacknowledged after its ack wait.
  */
 final class SubscriberReaders {
   static final int MAX_UNSETTLED = 1_000;
@@ -35,6 +37,7 @@ final class SubscriberReaders {
   private final NatsLink link;
   private final BiConsumer<MailAddress, Message> deliver;
   private final ToLongFunction<MailAddress> unsettled;
+  private final Consumer<Runnable> inBatch;
   private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Thread> readers = new ConcurrentHashMap<>();
 
@@ -43,7 +46,9 @@ final class SubscriberReaders {
       Function<MailAddress, String> subject,
       Function<MailAddress, PullSubscribeOptions> bind,
       BiConsumer<MailAddress, Message> deliver,
-      ToLongFunction<MailAddress> unsettled) {
+      ToLongFunction<MailAddress> unsettled,
+      Consumer<Runnable> inBatch) {
+    this.inBatch = inBatch;
     this.link = link;
     this.subject = subject;
     this.bind = bind;
@@ -96,9 +101,8 @@ final class SubscriberReaders {
             Thread.sleep(5);
             continue;
           }
-          for (Message message : subscription.fetch(BATCH, PULL_WAIT)) {
-            deliver.accept(address, message);
-          }
+          List<Message> batch = subscription.fetch(BATCH, PULL_WAIT);
+          inBatch.accept(() -> batch.forEach(message -> deliver.accept(address, message)));
           if (failures > 0) {
             LOG.info(() -> "Reading " + address + " from NATS again");
           }

@@ -15,7 +15,7 @@ import java.util.List;
  * its JetStream store in a temporary folder), for what must not touch the shared server: killing it
  * with SIGKILL and starting it again on the same store, or running it without JetStream.
  */
-final class PrivateNatsServer implements AutoCloseable {
+public final class PrivateNatsServer implements AutoCloseable {
   private static final String BINARY = "/usr/sbin/nats-server";
 
   private final int port;
@@ -29,23 +29,23 @@ final class PrivateNatsServer implements AutoCloseable {
     this.jetStream = jetStream;
   }
 
-  static PrivateNatsServer withJetStream() throws Exception {
+  public static PrivateNatsServer withJetStream() throws Exception {
     PrivateNatsServer server = new PrivateNatsServer(true);
     server.start();
     return server;
   }
 
-  static PrivateNatsServer withoutJetStream() throws Exception {
+  public static PrivateNatsServer withoutJetStream() throws Exception {
     PrivateNatsServer server = new PrivateNatsServer(false);
     server.start();
     return server;
   }
 
-  String url() {
+  public String url() {
     return "nats://127.0.0.1:" + port;
   }
 
-  void start() throws Exception {
+  public void start() throws Exception {
     List<String> command =
         new ArrayList<>(List.of(BINARY, "-a", "127.0.0.1", "-p", Integer.toString(port)));
     if (jetStream) {
@@ -68,7 +68,7 @@ final class PrivateNatsServer implements AutoCloseable {
   }
 
   /** SIGKILL: no goodbye to its clients, nothing flushed but what it wrote already. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor();
   }

@@ -1,0 +1,206 @@
+package io.mailbox.benchmarks;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.provider.nats.NatsProvider;
+import io.mailbox.connector.provider.nats.NatsSettings;
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.nats.client.Connection;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamSubscription;
+import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.PublishOptions;
+import io.nats.client.PullSubscribeOptions;
+import io.nats.client.api.AckPolicy;
+import io.nats.client.api.ConsumerConfiguration;
+import io.nats.client.api.DeliverPolicy;
+import io.nats.client.api.PublishAck;
+import io.nats.client.impl.Headers;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code nats:} against raw {@code jnats} on the same server and stream, side by side in one run,
+ * with the settings the provider uses:
+ *
+ * <ol>
+ *   <li><b>publish</b>: N messages in batches of B — raw: B {@code publishAsync} with the headers
+ *       the provider writes (send id, send time, message id, producer mark), then wait for every
+ *       acknowledgement; provider: {@code postAll} of B;
+ *   <li><b>consume</b>: N messages already stored — raw: a durable pull consumer (explicit acks,
+ *       the provider's ack wait) fetching batches of 256, decoding each body and acknowledging it
+ *       with a confirmed ack ({@code ack} + {@code flush}, as the provider does); provider: a
+ *       subscription, each message handled and acknowledged;
+ *   <li><b>relay</b>: R outbox rows on embedded H2 relayed to {@code nats:} vs raw acknowledged
+ *       publishes of R messages one at a time.
+ * </ol>
+ *
+ * Two untimed warm-up rounds, then the measured rounds; medians and ratios printed. Arguments:
+ * {@code [messages] [batch] [relayRows] [rounds] [url]} (default 10000 100 2000 5 and the machine's
+ * server). The run uses a stream of its own and deletes it at the end.
+ */
+public final class NatsBenchmark {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+
+  private NatsBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int messages = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+    int batch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+    int relayRows = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
+    int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+    String url = args.length > 4 ? args[4] : "nats://127.0.0.1:4222";
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    String stream = "BENCH_" + run;
+    String prefix = "bench-" + run;
+    NatsSettings settings = NatsSettings.defaults().withUrl(url).withCreatedStream(stream, prefix);
+    MailboxProvider provider =
+        MailboxProvider.of(new NatsProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
+    provider.start();
+    EntityManagerFactory database = Persistence.createEntityManagerFactory("mailbox-bench");
+    try (Connection raw = Nats.connect(url)) {
+      System.out.printf(
+          "nats: on %s: %d messages in batches of %d, %d relay rows, stream %s%n",
+          url, messages, batch, relayRows, stream);
+      double[][] rates = new double[6][rounds];
+      for (int round = -2; round < rounds; round++) { // rounds -2 and -1: untimed warm-up (JIT)
+        MailAddress publish = address("publish", round);
+        MailAddress consumeRaw = address("consume-raw", round);
+        MailAddress consumeOurs = address("consume-ours", round);
+        MailAddress relayTo = address("relay", round);
+        MailAddress rawOneByOneTo = address("raw-one", round);
+        double ourPublish =
+            ProviderBench.publish(provider, publish, messages, batch, ProviderBench.BODY);
+        double rawPublish = rawPublish(raw, subject(provider, publish), messages, batch);
+
+        String rawSubject = subject(provider, consumeRaw);
+        String rawConsumer = rawConsumer(raw, stream, rawSubject, round, settings);
+        ProviderBench.publish(provider, consumeRaw, messages, batch, ProviderBench.BODY);
+        double rawConsume = rawConsume(raw, stream, rawSubject, rawConsumer, messages);
+        ProviderBench.publish(provider, consumeOurs, messages, batch, ProviderBench.BODY);
+        double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
+
+        double rawOneByOne = rawPublish(raw, subject(provider, rawOneByOneTo), relayRows, 1);
+        double relayed = new OutboxRelayRig(database, provider, relayTo).relay(relayRows);
+        if (round < 0) {
+          continue;
+        }
+        double[] measured = {rawPublish, ourPublish, rawConsume, ourConsume, rawOneByOne, relayed};
+        for (int i = 0; i < measured.length; i++) {
+          rates[i][round] = measured[i];
+        }
+        System.out.printf(
+            "round %d: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
+                + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
+            round + 1, rawPublish, ourPublish, rawConsume, ourConsume, relayed, rawOneByOne);
+      }
+      double publishRaw = OutboxBench.median(rates[0]);
+      double publishOurs = OutboxBench.median(rates[1]);
+      double consumeRaw = OutboxBench.median(rates[2]);
+      double consumeOurs = OutboxBench.median(rates[3]);
+      double oneByOne = OutboxBench.median(rates[4]);
+      double relayed = OutboxBench.median(rates[5]);
+      System.out.printf(
+          "%nmedian: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
+              + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
+          publishRaw, publishOurs, consumeRaw, consumeOurs, relayed, oneByOne);
+      System.out.printf(
+          "ratio publish provider / raw (same headers) = %.2f (target >= 0.9)%n",
+          publishOurs / publishRaw);
+      System.out.printf(
+          "ratio consume provider / raw = %.2f (target >= 0.9)%n", consumeOurs / consumeRaw);
+      System.out.printf(
+          "ratio relay / raw acknowledged publish one by one = %.2f%n", relayed / oneByOne);
+      raw.jetStreamManagement().deleteStream(stream);
+    } finally {
+      provider.stop(false);
+      database.close();
+      System.exit(0);
+    }
+  }
+
+  private static MailAddress address(String what, int round) {
+    return MailAddress.parse("nats://bench@nats/" + what + "-" + (round + 2));
+  }
+
+  /** The subject the provider maps {@code address} to (its consumer made by the status call). */
+  private static String subject(MailboxProvider provider, MailAddress address) {
+    provider.post(MailMessage.to(address).body("{}").build()); // the consumer, then one message
+    provider.fetch(address, io.mailbox.connector.api.FetchOptions.autoAck());
+    return (String) provider.status(address).extensions().get("nats.subject");
+  }
+
+  private static double rawPublish(Connection raw, String subject, int count, int batch)
+      throws Exception {
+    JetStream js = raw.jetStream();
+    byte[] body = ProviderBench.BODY.getBytes(StandardCharsets.UTF_8);
+    long start = System.nanoTime();
+    for (int sent = 0; sent < count; ) {
+      int n = Math.min(batch, count - sent);
+      List<CompletableFuture<PublishAck>> acks = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        Headers headers = new Headers();
+        headers.put(SystemHeaders.SEND_ID, UUID.randomUUID().toString());
+        headers.put(SystemHeaders.SENT_AT, Instant.now().toString());
+        headers.put("mbx-message-id", "m-" + (sent + i));
+        headers.put("mbx-producer", "mailbox");
+        acks.add(
+            js.publishAsync(
+                subject, headers, body, PublishOptions.builder().streamTimeout(BOUND).build()));
+      }
+      for (CompletableFuture<PublishAck> ack : acks) {
+        ack.get();
+      }
+      sent += n;
+    }
+    return count / OutboxBench.seconds(start);
+  }
+
+  /** A durable consumer of the raw side, made before its messages are stored. */
+  private static String rawConsumer(
+      Connection raw, String stream, String subject, int round, NatsSettings settings)
+      throws Exception {
+    String name = "raw-" + (round + 2);
+    raw.jetStreamManagement()
+        .addOrUpdateConsumer(
+            stream,
+            ConsumerConfiguration.builder()
+                .durable(name)
+                .filterSubject(subject)
+                .deliverPolicy(DeliverPolicy.New)
+                .ackPolicy(AckPolicy.Explicit)
+                .ackWait(settings.ackWait())
+                .build());
+    return name;
+  }
+
+  private static double rawConsume(
+      Connection raw, String stream, String subject, String consumer, int count) throws Exception {
+    long start = System.nanoTime();
+    JetStreamSubscription subscription =
+        raw.jetStream().subscribe(subject, PullSubscribeOptions.bind(stream, consumer));
+    int seen = 0;
+    while (seen < count) {
+      for (Message message : subscription.fetch(256, Duration.ofMillis(250))) {
+        new String(message.getData(), StandardCharsets.UTF_8); // the same decoding work as ours
+        message.ack();
+        raw.flush(BOUND); // confirmed, as the provider's acknowledgements are
+        seen++;
+      }
+    }
+    double rate = count / OutboxBench.seconds(start);
+    subscription.unsubscribe();
+    return rate;
+  }
+}
