@@ -168,6 +168,16 @@ final class NatsLink implements AutoCloseable {
     if (streamReady) {
       return;
     }
+    var server = connection().getServerInfo();
+    if (server != null && !server.isJetStreamAvailable()) {
+      throw prerequisite(
+          "The NATS server at "
+              + settings.url()
+              + " (version "
+              + server.getVersion()
+              + ") has no JetStream: start it with -js (or jetstream {} in its configuration).",
+          null);
+    }
     try {
       StreamInfo info = management().getStreamInfo(settings.stream());
       if (!info.getConfiguration().getSubjects().contains(settings.streamSubjects())) {
