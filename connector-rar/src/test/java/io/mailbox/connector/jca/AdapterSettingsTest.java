@@ -92,14 +92,14 @@ class AdapterSettingsTest {
   @Test
   void everyShippedProviderIsFoundThroughItsFactoryAndAnUnknownSchemeIsRefusedNamingThem() {
     assertThat(AdapterSettings.of(new MailboxResourceAdapter()).providers())
-        .containsOnlyKeys("amqp", "file", "jdbc", "kafka", "mem");
+        .containsOnlyKeys("amqp", "file", "jdbc", "kafka", "mem", "nats");
     MailboxResourceAdapter adapter = new MailboxResourceAdapter();
-    adapter.setEnabledProviders("mem, nats");
+    adapter.setEnabledProviders("mem, redis");
 
     assertThatThrownBy(() -> AdapterSettings.of(adapter))
         .hasMessageStartingWith("MBX-1003")
-        .hasMessageContaining("'nats'")
-        .hasMessageContaining("[amqp, file, jdbc, kafka, mem]");
+        .hasMessageContaining("'redis'")
+        .hasMessageContaining("[amqp, file, jdbc, kafka, mem, nats]");
   }
 
   @Test

@@ -100,16 +100,18 @@ final class NatsLink implements AutoCloseable {
       case DISCONNECTED -> {
         if (!down) {
           down = true;
-          LOG.warning(() -> "Lost the connection to NATS at " + settings.url() + "; reconnecting");
+          LOG.warning(
+              () -> "Lost the connection to NATS at " + settings.shownUrl() + "; reconnecting");
         }
       }
       case CONNECTED, RECONNECTED -> {
         if (down) {
           down = false;
-          LOG.info(() -> "Connected to NATS at " + settings.url() + " again");
+          LOG.info(() -> "Connected to NATS at " + settings.shownUrl() + " again");
         }
       }
-      case CLOSED -> LOG.fine(() -> "The connection to NATS at " + settings.url() + " is closed");
+      case CLOSED ->
+          LOG.fine(() -> "The connection to NATS at " + settings.shownUrl() + " is closed");
       default -> {}
     }
   }
@@ -172,7 +174,7 @@ final class NatsLink implements AutoCloseable {
     if (server != null && !server.isJetStreamAvailable()) {
       throw prerequisite(
           "The NATS server at "
-              + settings.url()
+              + settings.shownUrl()
               + " (version "
               + server.getVersion()
               + ") has no JetStream: start it with -js (or jetstream {} in its configuration).",
@@ -195,7 +197,7 @@ final class NatsLink implements AutoCloseable {
       if (isJetStreamMissing(e)) {
         throw prerequisite(
             "The NATS server at "
-                + settings.url()
+                + settings.shownUrl()
                 + " has no JetStream: start it with -js (or jetstream {} in its configuration).",
             e);
       }
@@ -231,7 +233,7 @@ final class NatsLink implements AutoCloseable {
           () -> "Created NATS stream " + settings.stream() + " on " + settings.streamSubjects());
     } catch (JetStreamApiException e) {
       if (isJetStreamMissing(e)) {
-        throw prerequisite("The NATS server at " + settings.url() + " has no JetStream.", e);
+        throw prerequisite("The NATS server at " + settings.shownUrl() + " has no JetStream.", e);
       }
       LOG.log(Level.FINE, "Stream creation answered (another server may have made it)", e);
     } catch (IOException e) {
@@ -371,7 +373,7 @@ final class NatsLink implements AutoCloseable {
             : cause == null ? "" : " (" + cause.getClass().getSimpleName() + ")";
     return new MailboxException(
         ErrorCode.CONNECTION_UNAVAILABLE,
-        "NATS at " + settings.url() + " " + what + detail + ".",
+        "NATS at " + settings.shownUrl() + " " + what + detail + ".",
         cause);
   }
 

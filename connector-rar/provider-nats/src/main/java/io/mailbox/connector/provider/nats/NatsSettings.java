@@ -185,4 +185,31 @@ public record NatsSettings(
         deduplicateByMessageId,
         probeInterval);
   }
+
+  /** The URL as logs and errors show it: a user and password in it masked. */
+  String shownUrl() {
+    return url.replaceAll("//[^/@,]+@", "//***@");
+  }
+
+  /** The settings with any user and password in the URL masked (they never reach a log). */
+  @Override
+  public String toString() {
+    return "NatsSettings[url="
+        + shownUrl()
+        + ", stream="
+        + stream
+        + ", subjectPrefix="
+        + subjectPrefix
+        + ", defaultGroup="
+        + defaultGroup
+        + ", publishTimeout="
+        + publishTimeout
+        + ", createStream="
+        + createStream
+        + ", ackWait="
+        + ackWait
+        + ", maxDeliveries="
+        + maxDeliveries
+        + "]";
+  }
 }
