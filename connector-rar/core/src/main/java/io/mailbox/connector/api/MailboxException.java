@@ -5,7 +5,7 @@ package io.mailbox.connector.api;
  * wrong and what to do. Thrown before anything is changed. Messages never contain payloads or
  * secrets.
  */
-public class MailboxException extends RuntimeException {
+public class MailboxException extends RuntimeException implements Retriable {
   private static final long serialVersionUID = 1L;
 
   private final ErrorCode errorCode;
@@ -22,5 +22,17 @@ public class MailboxException extends RuntimeException {
 
   public ErrorCode errorCode() {
     return errorCode;
+  }
+
+  /**
+   * Worth trying again later: a broker or database that could not be reached or did not answer in
+   * time ({@code MBX-2003}), or a cause that is (a timed-out or refused connection). A channel
+   * whose outgoing post failed this way leaves its incoming message unhandled (retried), never
+   * dead-lettered for an outage.
+   */
+  @Override
+  public boolean isRetriable() {
+    return errorCode == ErrorCode.CONNECTION_UNAVAILABLE
+        || (getCause() != null && getCause() != this && Disposition.isRetriable(getCause()));
   }
 }

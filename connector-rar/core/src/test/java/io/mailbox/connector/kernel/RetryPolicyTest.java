@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.Disposition;
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.Retriable;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -41,6 +43,23 @@ class RetryPolicyTest {
     assertThat(Disposition.isRetriable(new UpstreamFailure(503))).isTrue();
     assertThat(Disposition.isRetriable(new UpstreamFailure(400))).isFalse();
     assertThat(Disposition.isRetriable(new IllegalStateException())).isFalse();
+  }
+
+  @Test
+  void anUnreachableBrokerIsRetriableAndARefusalIsNot() {
+    // A channel's outgoing post failing in a broker outage must leave its incoming message
+    // unhandled (retried), not dead-letter it (found by NatsChannelsIT killing the server).
+    assertThat(
+            Disposition.of(
+                new MailboxException(ErrorCode.CONNECTION_UNAVAILABLE, "the broker is away")))
+        .isEqualTo(Disposition.UNHANDLED);
+    assertThat(Disposition.of(new MailboxException(ErrorCode.INVALID_MESSAGE, "too large")))
+        .isEqualTo(Disposition.DISCARD);
+    assertThat(
+            Disposition.isRetriable(
+                new MailboxException(
+                    ErrorCode.INTERNAL, "wrapped", new java.net.ConnectException("refused"))))
+        .isTrue();
   }
 
   @Test

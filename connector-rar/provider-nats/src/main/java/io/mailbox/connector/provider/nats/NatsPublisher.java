@@ -62,6 +62,19 @@ final class NatsPublisher {
     }
   }
 
+  /** The post may or may not be stored: the caller must not assume either. */
+  private static MailboxException unknownOutcome(MailAddress address, String why, Throwable e) {
+    return new MailboxException(
+        ErrorCode.CONNECTION_UNAVAILABLE,
+        "NATS did not confirm a post to "
+            + address
+            + " ("
+            + why
+            + "). This is not proof of loss: the stream may have stored it, so posting again can"
+            + " duplicate it.",
+        e);
+  }
+
   private void await(CompletableFuture<PublishAck> ack, MailAddress address, long deadline) {
     try {
       ack.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -77,14 +90,21 @@ final class NatsPublisher {
           e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      String why =
-          cause instanceof JetStreamApiException api
-              ? "refused it (" + api.getErrorCode() + "/" + api.getApiErrorCode() + ")"
-              : "failed: " + cause.getClass().getSimpleName();
-      throw new MailboxException(
-          ErrorCode.CONNECTION_UNAVAILABLE,
-          "NATS " + why + " for a post to " + address + "; nothing was stored.",
-          cause);
+      if (cause instanceof JetStreamApiException api) {
+        throw new MailboxException(
+            ErrorCode.CONNECTION_UNAVAILABLE,
+            "NATS refused a post to "
+                + address
+                + " ("
+                + api.getErrorCode()
+                + "/"
+                + api.getApiErrorCode()
+                + "); nothing was stored.",
+            cause);
+      }
+      throw unknownOutcome(address, cause.getClass().getSimpleName(), cause);
+    } catch (java.util.concurrent.CancellationException e) {
+      throw unknownOutcome(address, "the connection was lost", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new MailboxException(
