@@ -74,6 +74,7 @@ public final class NatsProvider extends TransportBase
   private final Map<String, Held> held = new ConcurrentHashMap<>(); // by send id
   private final LeaseTable<Message> leases = new LeaseTable<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
+  private final Map<MailAddress, String> prepared = new ConcurrentHashMap<>();
   private final AtomicLong droppedHeaders = new AtomicLong();
   private final AtomicLong unconfirmed = new AtomicLong(); // acknowledged, not confirmed yet
   private static final ThreadLocal<Boolean> IN_BATCH = ThreadLocal.withInitial(() -> false);
@@ -123,6 +124,7 @@ public final class NatsProvider extends TransportBase
     }
     leases.clear();
     held.clear(); // unacknowledged: the server hands them out again after the ack wait
+    prepared.clear();
     link.close();
   }
 
@@ -151,10 +153,18 @@ public final class NatsProvider extends TransportBase
     addresses.forEach(address -> lastActivity.put(address, now));
   }
 
-  /** The subject of {@code address}, its stream and durable consumer made sure of. */
+  /**
+   * The subject of {@code address}, its stream and durable consumer made sure of (once per address
+   * while connected: the link forgets them when it closes, and this cache goes with the provider).
+   */
   private String prepare(MailAddress address) {
+    String known = prepared.get(address);
+    if (known != null) {
+      return known;
+    }
     String subject = names.subject(address);
     link.ensureConsumer(settings.defaultGroup(), address);
+    prepared.put(address, subject);
     return subject;
   }
 

@@ -27,12 +27,14 @@ final class NatsPublisher {
   private final String stream;
   private final Duration bound;
   private final boolean deduplicateByMessageId;
+  private final PublishOptions plain; // the options of a post without a de-duplication id
 
   NatsPublisher(Supplier<JetStream> jetStream, String stream, Duration bound, boolean byMessageId) {
     this.jetStream = jetStream;
     this.stream = stream;
     this.bound = bound;
     this.deduplicateByMessageId = byMessageId;
+    this.plain = PublishOptions.builder().expectedStream(stream).streamTimeout(bound).build();
   }
 
   /**
@@ -43,18 +45,18 @@ final class NatsPublisher {
     List<CompletableFuture<PublishAck>> acks = new ArrayList<>(copies.size());
     for (int i = 0; i < copies.size(); i++) {
       MailMessage copy = copies.get(i);
-      PublishOptions.Builder options =
-          PublishOptions.builder().expectedStream(stream).streamTimeout(bound);
       String dedupe = NatsMessages.deduplicationId(copy, deduplicateByMessageId);
-      if (dedupe != null) {
-        options.messageId(dedupe);
-      }
+      PublishOptions options =
+          dedupe == null
+              ? plain
+              : PublishOptions.builder()
+                  .expectedStream(stream)
+                  .streamTimeout(bound)
+                  .messageId(dedupe)
+                  .build();
       acks.add(
           js.publishAsync(
-              subjects.get(i),
-              NatsMessages.headers(copy),
-              NatsMessages.body(copy),
-              options.build()));
+              subjects.get(i), NatsMessages.headers(copy), NatsMessages.body(copy), options));
     }
     long deadline = System.nanoTime() + bound.toNanos();
     for (int i = 0; i < acks.size(); i++) {
