@@ -170,6 +170,22 @@ public record NatsSettings(
         probeInterval);
   }
 
+  public NatsSettings withMaxDeliveries(int deliveries) {
+    return new NatsSettings(
+        url,
+        stream,
+        subjectPrefix,
+        defaultGroup,
+        publishTimeout,
+        createStream,
+        ackWait,
+        deliveries,
+        maxReconnects,
+        reconnectWait,
+        deduplicateByMessageId,
+        probeInterval);
+  }
+
   public NatsSettings withPublishTimeout(Duration timeout) {
     return new NatsSettings(
         url,
