@@ -20,15 +20,9 @@ import org.apache.kafka.common.errors.WakeupException;
  * failed consumer after a pause doubling from 1 s to 30 s, so a reader never dies while in use.
  */
 final class PollThread {
+
   private static final Logger LOG = Logger.getLogger(PollThread.class.getName());
   private static final Duration MAX_RESTART_PAUSE = Duration.ofSeconds(30);
-
-  /** One consumer's life: made, polled until stopped or failed, then closed. */
-  interface ConsumerLife {
-    void pollUntilStopped();
-
-    void close();
-  }
 
   private final String name;
   private final Thread thread;
@@ -37,11 +31,15 @@ final class PollThread {
   private volatile boolean running = true;
 
   /**
-   * @param life makes a new consumer and returns its life (called again after a failure)
+   * @param newConsumer makes and subscribes a new consumer (again after a failure)
+   * @param pollUntilStopped polls it until the stop or a failure
+   * @param closeConsumer commits what it can and closes it, whatever happened
    */
-  PollThread(String name, java.util.function.Supplier<ConsumerLife> life) {
+  PollThread(String name, Runnable newConsumer, Runnable pollUntilStopped, Runnable closeConsumer) {
     this.name = name;
-    this.thread = new Thread(() -> run(life), "mailbox-kafka-poll-" + name);
+    this.thread =
+        new Thread(
+            () -> run(newConsumer, pollUntilStopped, closeConsumer), "mailbox-kafka-poll-" + name);
     this.thread.setDaemon(true);
     this.dispatcher =
         Executors.newSingleThreadExecutor(
@@ -93,7 +91,10 @@ final class PollThread {
     }
   }
 
-  /** Stops: the loop ends, the consumer is woken by {@code wakeUp}; waits at most {@code bound}. */
+  /**
+   * Stops: the loop ends, the consumer's poll is woken by {@code wakeUp}; waits at most {@code
+   * bound}.
+   */
   void stop(Runnable wakeUp, Duration bound) {
     running = false;
     wakeUp.run();
@@ -105,22 +106,19 @@ final class PollThread {
     dispatcher.shutdownNow(); // batches not handed over yet: their records are read again
   }
 
-  private void run(java.util.function.Supplier<ConsumerLife> lives) {
+  private void run(Runnable newConsumer, Runnable pollUntilStopped, Runnable closeConsumer) {
     int failures = 0;
     while (running) {
       long started = System.nanoTime();
-      ConsumerLife life = null;
       try {
-        life = lives.get();
-        life.pollUntilStopped();
+        newConsumer.run();
+        pollUntilStopped.run();
       } catch (WakeupException stopping) {
         // stop() woke the poll up
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "The Kafka reader of " + name + " failed; starting it again", e);
       } finally {
-        if (life != null) {
-          life.close();
-        }
+        closeConsumer.run();
       }
       if (running) {
         boolean ranAWhile = System.nanoTime() - started > Duration.ofMinutes(1).toNanos();

@@ -91,7 +91,9 @@ final class ShareReader implements AddressReader {
     this.hasReceivers = hasReceivers;
     this.push = push;
     this.fetches = new ShareFetches(this);
-    this.poller = new PollThread("share-" + topic, this::newConsumer);
+    this.poller =
+        new PollThread(
+            "share-" + topic, this::newConsumer, this::pollUntilStopped, this::closeConsumer);
   }
 
   @Override
@@ -185,7 +187,7 @@ final class ShareReader implements AddressReader {
   }
 
   /** A new member of the share group; what a failed one held goes back when its locks end. */
-  private PollThread.ConsumerLife newConsumer() {
+  private void newConsumer() {
     consumer = consumers.apply(group);
     generation++;
     try {
@@ -195,17 +197,6 @@ final class ShareReader implements AddressReader {
       closeConsumer();
       throw e;
     }
-    return new PollThread.ConsumerLife() {
-      @Override
-      public void pollUntilStopped() {
-        ShareReader.this.pollUntilStopped();
-      }
-
-      @Override
-      public void close() {
-        closeConsumer();
-      }
-    };
   }
 
   private void pollUntilStopped() {

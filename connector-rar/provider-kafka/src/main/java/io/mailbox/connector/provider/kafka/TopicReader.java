@@ -92,7 +92,8 @@ final class TopicReader implements AddressReader {
     this.push = push;
     this.partitions = new PartitionCommits(topic, CLOSE_BOUND);
     this.fetches = new Fetches(this, topic);
-    this.poller = new PollThread(topic, this::newConsumer);
+    this.poller =
+        new PollThread(topic, this::newConsumer, this::pollUntilStopped, this::closeConsumer);
   }
 
   @Override
@@ -199,7 +200,7 @@ final class TopicReader implements AddressReader {
   }
 
   /** A new member of the group; what a failed one held is read again from the committed offsets. */
-  private PollThread.ConsumerLife newConsumer() {
+  private void newConsumer() {
     consumer = consumers.apply(group);
     try {
       consumer.subscribe(List.of(topic), new RebalanceListener(this, group));
@@ -207,17 +208,6 @@ final class TopicReader implements AddressReader {
       closeConsumer();
       throw e;
     }
-    return new PollThread.ConsumerLife() {
-      @Override
-      public void pollUntilStopped() {
-        TopicReader.this.pollUntilStopped();
-      }
-
-      @Override
-      public void close() {
-        closeConsumer();
-      }
-    };
   }
 
   private void pollUntilStopped() {
