@@ -78,8 +78,8 @@ final class FetchPullers {
 
   /** Drops an address's subscription (it failed); the next fetch makes a new one. */
   void forget(MailAddress address) {
-    JetStreamSubscription gone = subscriptions.remove(address);
-    if (gone != null) {
+    JetStreamSubscription gone = subscriptions.get(address);
+    if (gone != null && subscriptions.remove(address, gone)) {
       try {
         gone.unsubscribe();
       } catch (RuntimeException closedAlready) {

@@ -1,7 +1,6 @@
 package io.mailbox.connector.provider.nats;
 
 import io.mailbox.connector.api.ErrorCode;
-import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxException;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
@@ -12,10 +11,6 @@ import io.nats.client.JetStreamManagement;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.PurgeOptions;
-import io.nats.client.api.AckPolicy;
-import io.nats.client.api.ConsumerConfiguration;
-import io.nats.client.api.ConsumerInfo;
-import io.nats.client.api.DeliverPolicy;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
@@ -23,11 +18,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -52,9 +42,10 @@ final class NatsLink implements AutoCloseable {
   private final NatsSettings settings;
   private final SubjectNames names;
   private final Clock clock;
-  private final Set<String> consumers = ConcurrentHashMap.newKeySet();
-  private final Map<String, String> ownersHere = new ConcurrentHashMap<>(); // consumer → owner
   private volatile Connection connection;
+  private volatile java.util.concurrent.CountDownLatch connected =
+      new java.util.concurrent.CountDownLatch(1);
+  private final DurableConsumers consumers;
   private volatile boolean streamReady;
   private volatile boolean down;
   private volatile Instant probedAt = Instant.MIN;
@@ -64,14 +55,16 @@ final class NatsLink implements AutoCloseable {
     this.settings = settings;
     this.names = names;
     this.clock = clock;
+    this.consumers = new DurableConsumers(this, settings, names);
   }
 
   /**
-   * Connects, reconnecting in the background when the server is not there yet (the adapter starts
-   * anyway); when it answers, checks JetStream and the stream at once, so that a server without
-   * JetStream stops the start with {@code MBX-2007}.
+   * Connects in the background, reconnecting until the server answers (the adapter starts anyway,
+   * and so do the other providers); when it answers within a moment, checks JetStream and the
+   * stream at once, so that a server without JetStream stops the start with {@code MBX-2007}.
    */
   void start() {
+    close(); // a provider started again: never two connections with their reconnect loops
     Options options =
         new Options.Builder()
             .servers(settings.url().split(","))
@@ -80,18 +73,32 @@ final class NatsLink implements AutoCloseable {
             .maxReconnects(settings.maxReconnects())
             .reconnectWait(settings.reconnectWait())
             .connectionListener(this::connectionEvent)
-            .errorListener(new ErrorListener() {})
+            .errorListener(
+                new ErrorListener() {
+                  @Override
+                  public void errorOccurred(Connection source, String error) {
+                    // The server's own words (authorization violation, ...): no secret in them.
+                    LOG.warning(() -> "NATS at " + settings.shownUrl() + " says: " + error);
+                  }
+                })
             .build();
+    connected = new java.util.concurrent.CountDownLatch(1);
     try {
-      connection = Nats.connectReconnectOnConnect(options);
-    } catch (IOException e) {
-      throw unavailable("could not be connected to: " + e.getClass().getSimpleName(), e);
+      Nats.connectAsynchronously(options, true);
+      connected.await(CONNECT_BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw unavailable("was interrupted while connecting", e);
     }
-    if (connection.getStatus() == Connection.Status.CONNECTED) {
+    Connection current = connection;
+    if (current != null && current.getStatus() == Connection.Status.CONNECTED) {
       ensureStream();
+    } else {
+      LOG.warning(
+          () ->
+              "NATS at "
+                  + settings.shownUrl()
+                  + " does not answer yet; the nats: provider connects when it does");
     }
   }
 
@@ -105,6 +112,11 @@ final class NatsLink implements AutoCloseable {
         }
       }
       case CONNECTED, RECONNECTED -> {
+        connection = source;
+        // The server may have come back without its state (a store lost, a stream or consumer
+        // deleted): look for them again rather than trust what was found before.
+        forgetWhatWasFound();
+        connected.countDown();
         if (down) {
           down = false;
           LOG.info(() -> "Connected to NATS at " + settings.shownUrl() + " again");
@@ -114,6 +126,11 @@ final class NatsLink implements AutoCloseable {
           LOG.fine(() -> "The connection to NATS at " + settings.shownUrl() + " is closed");
       default -> {}
     }
+  }
+
+  private void forgetWhatWasFound() {
+    streamReady = false;
+    consumers.forgetFound();
   }
 
   /** Whether the server answered a round trip within the probe interval (cached). */
@@ -140,7 +157,7 @@ final class NatsLink implements AutoCloseable {
   Connection connection() {
     Connection current = connection;
     if (current == null) {
-      throw new MailboxException(ErrorCode.NOT_STARTED, "The nats: provider is not started.");
+      throw unavailable("is not connected (yet)", null);
     }
     return current;
   }
@@ -241,90 +258,9 @@ final class NatsLink implements AutoCloseable {
     }
   }
 
-  /**
-   * The durable consumer of {@code group} on {@code address}, created when missing with delivery
-   * starting at messages stored after it. An existing consumer of that name that records another
-   * group or address (its description) is refused with {@code MBX-2008} naming both.
-   */
-  String ensureConsumer(String group, MailAddress address) {
-    String name = names.consumer(group, address);
-    String owner = owner(group, address);
-    String here = ownersHere.putIfAbsent(name, owner);
-    if (here != null && !here.equals(owner)) {
-      throw collision(name, owner, here);
-    }
-    if (consumers.contains(name)) {
-      return name;
-    }
-    ensureStream();
-    JetStreamManagement management = management();
-    try {
-      ConsumerInfo existing = management.getConsumerInfo(settings.stream(), name);
-      String recorded = existing.getConsumerConfiguration().getDescription();
-      if (!owner.equals(recorded)) {
-        throw collision(name, owner, recorded == null ? "(a consumer made by others)" : recorded);
-      }
-    } catch (JetStreamApiException e) {
-      if (e.getApiErrorCode() != CONSUMER_NOT_FOUND) {
-        throw unavailable("refused to describe consumer " + name, e);
-      }
-      create(management, name, owner, names.subject(address));
-    } catch (IOException e) {
-      throw unavailable("did not describe consumer " + name, e);
-    }
-    consumers.add(name);
-    return name;
-  }
-
-  private void create(JetStreamManagement management, String name, String owner, String subject) {
-    try {
-      management.addOrUpdateConsumer(
-          settings.stream(),
-          ConsumerConfiguration.builder()
-              .durable(name)
-              .description(owner)
-              .filterSubject(subject)
-              .deliverPolicy(DeliverPolicy.New)
-              .ackPolicy(AckPolicy.Explicit)
-              .ackWait(settings.ackWait())
-              .maxDeliver(-1) // the provider dead-letters at its cap; the server never drops one
-              .maxAckPending(MAX_ACK_PENDING)
-              .build());
-    } catch (JetStreamApiException e) {
-      throw unavailable("refused to create consumer " + name, e);
-    } catch (IOException e) {
-      throw unavailable("did not create consumer " + name, e);
-    }
-  }
-
-  /** The consumer's numbers now, or empty when it does not exist (or the server is away). */
-  Optional<ConsumerInfo> consumerInfo(String name) {
-    try {
-      return Optional.of(management().getConsumerInfo(settings.stream(), name));
-    } catch (JetStreamApiException | IOException | RuntimeException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** The addresses of the provider's durable consumers (by their recorded owner), any server's. */
-  Set<MailAddress> ownedAddresses() {
-    Set<MailAddress> addresses = new TreeSet<>();
-    try {
-      for (ConsumerInfo info : management().getConsumers(settings.stream())) {
-        String owner = info.getConsumerConfiguration().getDescription();
-        int at = owner == null ? -1 : owner.indexOf(" address ");
-        if (owner != null && owner.startsWith(OWNER_PREFIX) && at > 0) {
-          try {
-            addresses.add(MailAddress.parse(owner.substring(at + " address ".length())));
-          } catch (RuntimeException notOurs) {
-            // a description that only looks like ours
-          }
-        }
-      }
-    } catch (JetStreamApiException | IOException | RuntimeException e) {
-      LOG.fine(() -> "NATS consumers not listed: " + e.getMessage());
-    }
-    return addresses;
+  /** The durable consumers of the provider's addresses. */
+  DurableConsumers consumers() {
+    return consumers;
   }
 
   /** Deletes every stored message of {@code subject}; returns how many went. */
@@ -336,30 +272,10 @@ final class NatsLink implements AutoCloseable {
     }
   }
 
-  private static final String OWNER_PREFIX = "mailbox group ";
-
-  /** What a consumer's description records: its group and address, raw. */
-  static String owner(String group, MailAddress address) {
-    return OWNER_PREFIX + group + " address " + address;
-  }
-
   private static boolean isJetStreamMissing(JetStreamApiException e) {
     return e.getErrorCode() == 503
         || e.getApiErrorCode() == JETSTREAM_NOT_ENABLED
         || e.getApiErrorCode() == JETSTREAM_NOT_ENABLED_FOR_ACCOUNT;
-  }
-
-  private static MailboxException collision(String name, String wanted, String existing) {
-    return new MailboxException(
-        ErrorCode.CONSUMER_NAME_COLLISION,
-        "NATS durable consumer "
-            + name
-            + " would serve '"
-            + wanted
-            + "', but it belongs to '"
-            + existing
-            + "': two groups would split one consumer's messages. Use another group"
-            + " (natsDefaultGroup), or delete the other consumer. Nothing was read.");
   }
 
   private MailboxException prerequisite(String what, Throwable cause) {
@@ -381,7 +297,7 @@ final class NatsLink implements AutoCloseable {
   public void close() {
     Connection closing = connection;
     connection = null;
-    consumers.clear();
+    consumers.forgetAll();
     streamReady = false;
     if (closing != null) {
       try {

@@ -34,28 +34,19 @@ import java.util.logging.Logger;
 /**
  * The {@code nats:} provider: NATS JetStream as the transport (docs/providers.md, "nats:").
  *
- * <p><b>Mapping.</b> Every address is one subject in one stream ({@link SubjectNames}); a post is
- * published through JetStream and returns once the stream stored it. An address is read by one
- * durable pull consumer per group ({@code natsDefaultGroup}), shared by every server, created at
- * the address's first use (post, subscription or fetch) and delivering what is stored after it.
- * Local subscribers share one reader ({@link SubscriberReaders}); fetches pull what the consumer
- * has now ({@link FetchPullers}). Because every message goes through the consumer, a subscriber is
- * also handed what was stored before it subscribed ({@code subscribers-take-backlog}).
+ * <p>Every address is one subject of one stream ({@link SubjectNames}); a post returns once the
+ * stream stored it ({@link NatsPublisher}). An address is read by one durable pull consumer per
+ * group, shared by every server, made at its first use and delivering what is stored after it
+ * ({@link DurableConsumers}); local subscribers share one reader ({@link SubscriberReaders}),
+ * fetches pull what the consumer has now ({@link FetchPullers}), so a subscriber also gets what was
+ * stored before it came ({@code subscribers-take-backlog}).
  *
- * <p><b>Dispositions.</b> Handled = ack. Unhandled = nak: for push consumers with the kernel's
- * retry delay (1 s doubling to 30 s), for fetches at once. Discard, a fatal failure or {@code
- * natsMaxDeliveries} reached: the dead-letter record is published (stored) first, then the source
- * is terminated ({@code term}); a failed write naks the source instead. The server counts
- * deliveries, which become the round, so they survive a crash.
- *
- * <p><b>Leases.</b> The server's ack wait ({@code natsAckWaitMillis}) is the lease of a consumer
- * that crashed: its messages come back after it. A fetch's own lease is kept here; an expired one
- * is nak'ed (handed out again at once); a lease longer than the ack wait is kept alive with {@code
- * in-progress} signals.
- *
- * <p><b>Not declared</b>: peek, locate, remove (JetStream can delete a stored message by sequence,
- * but not one consumer's view of it), parked records through the API (they go to {@code
- * <subject>.parked}).
+ * <p>Handled = ack, confirmed ({@link Acknowledgements}); unhandled = nak (a subscriber's after the
+ * kernel's retry delay, a fetch's at once); discard or {@code natsMaxDeliveries} reached = the dead
+ * letter stored first, then {@code term}. The server counts deliveries (the round) and its ack wait
+ * is the lease of a consumer that crashed; a fetch's own lease is kept here and kept alive past the
+ * ack wait with {@code in-progress}, as are held subscriber deliveries. Not declared: peek, locate,
+ * remove, parked records through the API ({@code <subject>.parked}).
  */
 public final class NatsProvider extends TransportBase
     implements Recovering, Enumerating, HandsBacklogToSubscribers {
@@ -63,7 +54,6 @@ public final class NatsProvider extends TransportBase
   private static final Logger LOG = Logger.getLogger(NatsProvider.class.getName());
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
   private static final Duration LAST_RETRY_DELAY = Duration.ofSeconds(30);
-  private static final Duration CONFIRM_BOUND = Duration.ofSeconds(5);
 
   private final NatsSettings settings;
   private final SubjectNames names;
@@ -71,18 +61,13 @@ public final class NatsProvider extends TransportBase
   private final NatsPublisher publisher;
   private final SubscriberReaders readers;
   private final FetchPullers pullers;
-  private final Map<String, Held> held = new ConcurrentHashMap<>(); // by send id
+  private final HeldMessages held = new HeldMessages();
   private final LeaseTable<Message> leases = new LeaseTable<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
-  private final Map<MailAddress, String> prepared = new ConcurrentHashMap<>();
   private final AtomicLong droppedHeaders = new AtomicLong();
-  private final AtomicLong unconfirmed = new AtomicLong(); // acknowledged, not confirmed yet
-  private static final ThreadLocal<Boolean> IN_BATCH = ThreadLocal.withInitial(() -> false);
+  private final Acknowledgements acknowledgements;
   private final PeriodicTask sweeper;
   private long sweeps;
-
-  /** A delivered message not settled yet, and its address. */
-  private record Held(MailAddress address, Message message) {}
 
   public NatsProvider(NatsSettings settings, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
@@ -95,9 +80,15 @@ public final class NatsProvider extends TransportBase
             settings.stream(),
             settings.publishTimeout(),
             settings.deduplicateByMessageId());
+    this.acknowledgements = new Acknowledgements(link);
     this.readers =
         new SubscriberReaders(
-            link, this::prepare, this::bind, this::onDelivery, this::heldHere, this::confirmBatch);
+            link,
+            this::prepare,
+            this::bind,
+            this::onDelivery,
+            held::count,
+            acknowledgements::confirmBatch);
     this.pullers = new FetchPullers(link, this::prepare, this::bind);
     this.sweeper =
         new PeriodicTask("The nats: lease sweep", scheduler, Duration.ofSeconds(1), this::sweep);
@@ -119,13 +110,16 @@ public final class NatsProvider extends TransportBase
     sweeper.stop();
     readers.stopAll();
     pullers.closeAll();
-    if (purge) {
-      clearBacklog();
+    try {
+      if (purge) {
+        clearBacklog();
+      }
+    } finally {
+      leases.clear();
+      held.clear(); // unacknowledged: the server hands them out again after the ack wait
+      acknowledgements.clear();
+      link.close();
     }
-    leases.clear();
-    held.clear(); // unacknowledged: the server hands them out again after the ack wait
-    prepared.clear();
-    link.close();
   }
 
   @Override
@@ -153,24 +147,12 @@ public final class NatsProvider extends TransportBase
     addresses.forEach(address -> lastActivity.put(address, now));
   }
 
-  /**
-   * The subject of {@code address}, its stream and durable consumer made sure of (once per address
-   * while connected: the link forgets them when it closes, and this cache goes with the provider).
-   */
   private String prepare(MailAddress address) {
-    String known = prepared.get(address);
-    if (known != null) {
-      return known;
-    }
-    String subject = names.subject(address);
-    link.ensureConsumer(settings.defaultGroup(), address);
-    prepared.put(address, subject);
-    return subject;
+    return link.consumers().subjectReady(settings.defaultGroup(), address);
   }
 
   private PullSubscribeOptions bind(MailAddress address) {
-    return PullSubscribeOptions.bind(
-        settings.stream(), names.consumer(settings.defaultGroup(), address));
+    return link.consumers().bind(settings.defaultGroup(), address);
   }
 
   // ---- subscriptions ---------------------------------------------------------------------------
@@ -183,14 +165,31 @@ public final class NatsProvider extends TransportBase
     return handle;
   }
 
+  /**
+   * One pulled message to the local subscribers. A failure here (a dead-letter write refused) naks
+   * it after a pause, so the rest of the batch goes on and it does not loop hot.
+   */
   private void onDelivery(MailAddress address, Message message) {
+    try {
+      deliver(address, message);
+    } catch (RuntimeException e) {
+      LOG.log(
+          java.util.logging.Level.WARNING,
+          "Could not hand a message of " + address + " over; it comes back in 1 s",
+          e);
+      held.drop(message);
+      message.nakWithDelay(FIRST_RETRY_DELAY);
+    }
+  }
+
+  private void deliver(MailAddress address, Message message) {
     MailMessage copy = read(address, message);
     List<Receiver> receivers = readers.receivers(address);
     if (receivers.isEmpty()) {
       message.nak(); // the last subscriber left: for the next consumer
       return;
     }
-    held.put(copy.sendId().orElseThrow(), new Held(address, message));
+    held.hold(copy, address, message);
     lastActivity.put(address, now());
     if (!overDeliveryCap(address, copy)) {
       dispatch(address, copy, receivers);
@@ -215,10 +214,6 @@ public final class NatsProvider extends TransportBase
     return true;
   }
 
-  private long heldHere(MailAddress address) {
-    return held.values().stream().filter(h -> h.address().equals(address)).count();
-  }
-
   // ---- fetch and leases ------------------------------------------------------------------------
 
   @Override
@@ -233,13 +228,13 @@ public final class NatsProvider extends TransportBase
       MailMessage copy = read(address, message);
       String key = copy.sendId().orElseThrow();
       if (lease != null) {
-        held.put(key, new Held(address, message));
+        held.hold(copy, address, message);
         if (overDeliveryCap(address, copy)) {
           continue;
         }
-        held.remove(key);
+        held.release(copy);
       } else {
-        confirmed(message, Message::ack); // an auto-ack fetch settles at once
+        acknowledgements.confirmed(address, message, Message::ack); // auto-ack: settled at once
       }
       MailMessage handedOut = handOut.apply(copy);
       if (lease != null) {
@@ -264,7 +259,7 @@ public final class NatsProvider extends TransportBase
       leased.handle().nak(); // too late: the lease is over, the message goes to the next fetch
       return Optional.empty();
     }
-    held.put(key, new Held(address, leased.handle()));
+    held.hold(leased.copy(), address, leased.handle());
     return Optional.of(leased.copy());
   }
 
@@ -281,8 +276,8 @@ public final class NatsProvider extends TransportBase
   }
 
   /**
-   * Every second: expired leases go back; every third of the ack wait, leased messages are marked
-   * in progress, so the server does not hand out what a fetcher still holds under a longer lease.
+   * Every second: expired leases go back; every third of the ack wait, leased and held messages are
+   * marked in progress, so the server does not hand out what a fetcher or a subscriber still holds.
    */
   private void sweep() {
     leases.addresses().forEach(this::reclaimExpired);
@@ -291,68 +286,23 @@ public final class NatsProvider extends TransportBase
       for (MailAddress address : leases.addresses()) {
         leases.entries(address).forEach(leased -> leased.handle().inProgress());
       }
+      // A subscriber still working on a message (a slow handler, a retry policy's attempts) must
+      // not get it a second time, nor see its round raised, while it works.
+      held.keepAlive();
     }
   }
 
   // ---- settlement ------------------------------------------------------------------------------
 
-  /**
-   * Sends an acknowledgement and makes sure the server has it before the status could show the
-   * message as unread again: on a subscriber reader's thread, inside a batch, it is counted as
-   * unconfirmed and the reader confirms the whole batch with one round trip ({@link
-   * #confirmBatch}); anywhere else it waits (bounded) for its own round trip. One that does not
-   * arrive in time is logged; the server hands the message out again after its ack wait.
-   */
-  private void confirmed(Message message, java.util.function.Consumer<Message> acknowledgement) {
-    if (IN_BATCH.get()) {
-      unconfirmed.incrementAndGet();
-      acknowledgement.accept(message);
-      return;
-    }
-    acknowledgement.accept(message);
-    flush(message.getConnection());
-  }
-
-  /** Runs a reader's batch of deliveries, then confirms their acknowledgements at once. */
-  private void confirmBatch(Runnable batch) {
-    IN_BATCH.set(true);
-    try {
-      batch.run();
-    } finally {
-      IN_BATCH.set(false);
-      long sent = unconfirmed.get();
-      if (sent > 0) {
-        flush(link.connection());
-        unconfirmed.addAndGet(-sent);
-      }
-    }
-  }
-
-  private static void flush(io.nats.client.Connection connection) {
-    try {
-      connection.flush(CONFIRM_BOUND);
-    } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
-      LOG.fine(() -> "NATS did not confirm acknowledgements in time (redelivered later)");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   @Override
   public void acknowledge(MailAddress topic, MailMessage copy) {
-    Held message = held.remove(copy.sendId().orElseThrow());
-    if (message != null) {
-      confirmed(message.message(), Message::ack);
-    }
+    held.release(copy).ifPresent(m -> acknowledgements.confirmed(topic, m, Message::ack));
   }
 
   /** Given up: the server stops redelivering it ({@code term}). */
   @Override
   public void abandon(MailAddress address, MailMessage copy) {
-    Held message = held.remove(copy.sendId().orElseThrow());
-    if (message != null) {
-      confirmed(message.message(), Message::term);
-    }
+    held.release(copy).ifPresent(m -> acknowledgements.confirmed(address, m, Message::term));
   }
 
   /**
@@ -365,10 +315,7 @@ public final class NatsProvider extends TransportBase
     try {
       storeReplacement.run();
     } catch (RuntimeException e) {
-      Held message = held.remove(copy.sendId().orElseThrow());
-      if (message != null) {
-        message.message().nak();
-      }
+      held.release(copy).ifPresent(Message::nak);
       throw e;
     }
     abandon(topic, copy);
@@ -377,15 +324,16 @@ public final class NatsProvider extends TransportBase
   /** Nak: a subscriber's copy after the retry delay of its round, a fetcher's at once. */
   @Override
   public boolean requeue(MailAddress address, MailMessage copy) {
-    Held message = held.remove(copy.sendId().orElseThrow());
-    if (message == null) {
+    Optional<Message> held = this.held.release(copy);
+    if (held.isEmpty()) {
       return false;
     }
+    Message message = held.get();
     if (readers.receivers(address).isEmpty()) {
-      message.message().nak();
+      message.nak();
     } else {
       int round = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 1);
-      message.message().nakWithDelay(Backoff.after(round, FIRST_RETRY_DELAY, LAST_RETRY_DELAY));
+      message.nakWithDelay(Backoff.after(round, FIRST_RETRY_DELAY, LAST_RETRY_DELAY));
     }
     return true;
   }
@@ -419,8 +367,8 @@ public final class NatsProvider extends TransportBase
         .of(
             address,
             leases.census(address, now()),
-            heldHere(address),
-            unconfirmed.get(),
+            held.count(address),
+            acknowledgements.unconfirmed(address),
             broadcastsInFlight(address),
             readers.receivers(address).size(),
             droppedHeaders.get(),
@@ -432,7 +380,7 @@ public final class NatsProvider extends TransportBase
   public List<AddressStatus> enumerate() {
     Set<MailAddress> listed = new TreeSet<>(known());
     if (link.reachable()) {
-      listed.addAll(link.ownedAddresses());
+      listed.addAll(link.consumers().ownedAddresses());
     }
     return listed.stream().map(this::status).toList();
   }

@@ -204,7 +204,7 @@ public record NatsSettings(
 
   /** The URL as logs and errors show it: a user and password in it masked. */
   String shownUrl() {
-    return url.replaceAll("//[^/@,]+@", "//***@");
+    return url.replaceAll("//[^/,]+@", "//***@"); // up to the last @ of each server
   }
 
   /** The settings with any user and password in the URL masked (they never reach a log). */

@@ -56,7 +56,7 @@ final class NatsStatus {
           address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
     }
     extensions.put(SCHEME + ".reachable", true);
-    Optional<ConsumerInfo> info = link.consumerInfo(consumer);
+    Optional<ConsumerInfo> info = link.consumers().info(consumer);
     if (info.isEmpty()) {
       return AddressStatus.unknown(address);
     }

@@ -130,6 +130,68 @@ class NatsServerIT {
     }
   }
 
+  @Test
+  void aServerDownAtStartHoldsNothingUpAndIsUsedOnceItAnswers() throws Exception {
+    try (PrivateNatsServer server = PrivateNatsServer.withJetStream()) {
+      server.kill();
+      MailboxProvider provider = MailboxProvider.of(provider(settings(server.url())));
+      long started = System.nanoTime();
+      provider.start(); // the adapter's other providers start after this one: it must return
+      long tookMillis = (System.nanoTime() - started) / 1_000_000;
+      assertThat(tookMillis).as("start with the server away, ms").isLessThan(10_000);
+      MailMessage early = MailMessage.to(ORDERS).id("early").body("{}").build();
+      assertThatThrownBy(() -> provider.post(early))
+          .isInstanceOf(MailboxException.class)
+          .hasMessageStartingWith("MBX-2003");
+      assertThat(provider.status(ORDERS).state().name()).isEqualTo("OFFLINE");
+
+      server.start();
+      Eventually.await(
+          "posts work once the server answers",
+          Duration.ofSeconds(30),
+          () -> {
+            try {
+              provider.post(MailMessage.to(ORDERS).id("late").body("{}").build());
+              return true;
+            } catch (MailboxException notYet) {
+              return false;
+            }
+          });
+      assertThat(provider.fetch(ORDERS, io.mailbox.connector.api.FetchOptions.autoAck()))
+          .extracting(d -> d.message().id())
+          .containsExactly("late");
+      provider.stop(false);
+    }
+  }
+
+  @Test
+  void aServerBackWithoutItsStoreGetsItsStreamAndConsumersAgain() throws Exception {
+    try (PrivateNatsServer server = PrivateNatsServer.withJetStream()) {
+      MailboxProvider provider = started(settings(server.url()));
+      provider.post(MailMessage.to(ORDERS).id("before").body("{}").build());
+      assertThat(provider.fetch(ORDERS, io.mailbox.connector.api.FetchOptions.autoAck()))
+          .hasSize(1);
+      server.kill();
+      server.loseStore();
+      server.start();
+      Eventually.await(
+          "the stream and the consumer made again",
+          Duration.ofSeconds(30),
+          () -> {
+            try {
+              provider.post(MailMessage.to(ORDERS).id("after").body("{}").build());
+              return true;
+            } catch (MailboxException notYet) {
+              return false;
+            }
+          });
+      assertThat(provider.fetch(ORDERS, io.mailbox.connector.api.FetchOptions.autoAck()))
+          .extracting(d -> d.message().id())
+          .containsExactly("after");
+      provider.stop(false);
+    }
+  }
+
   private static NatsSettings settings(String url) {
     return NatsSettings.defaults().withUrl(url).withCreatedStream("MAILBOX", "mailbox");
   }

@@ -73,6 +73,16 @@ public final class PrivateNatsServer implements AutoCloseable {
     process.waitFor();
   }
 
+  /** Deletes its JetStream store (while it is down): it comes back without streams or consumers. */
+  public void loseStore() throws IOException {
+    try (var files = Files.walk(store)) {
+      files
+          .sorted(java.util.Comparator.reverseOrder())
+          .filter(path -> !path.equals(store))
+          .forEach(path -> path.toFile().delete());
+    }
+  }
+
   @Override
   public void close() throws Exception {
     if (process != null && process.isAlive()) {
