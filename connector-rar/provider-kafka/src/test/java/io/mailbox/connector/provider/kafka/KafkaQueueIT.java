@@ -187,9 +187,12 @@ class KafkaQueueIT {
           "KafkaQueueIT: the stuck member held %d of 20; all 20 handled %d ms after the other"
               + " member subscribed; rounds %s%n",
           held, (System.nanoTime() - subscribedAt) / 1_000_000, rounds);
+      // At least their second delivery (a third when this member's own hold ran past 80% of the
+      // short lock on a busy machine and it released them: still none lost).
       assertThat(rounds)
-          .as("records the stuck member held come as their second delivery")
-          .contains(2);
+          .as("records the stuck member held come as a later delivery")
+          .hasSize(20)
+          .allMatch(round -> round >= 2);
     } finally {
       member.stop(false);
       sender.stop(true);
