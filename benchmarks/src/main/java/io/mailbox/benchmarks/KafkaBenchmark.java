@@ -14,17 +14,24 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -41,6 +48,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       polls, decodes each value and commits after each poll (the at-least-once loop a user would
  *       write); provider: a subscription, each record handled and its offset committed as part of
  *       the settled prefix;
+ *   <li><b>queue consume</b>: N records already in a topic read through a share group — raw: a
+ *       {@code KafkaShareConsumer} of its own group (explicit acknowledgements, from the earliest
+ *       record) accepting each; provider: a subscription to a queue address;
  *   <li><b>relay</b>: R outbox rows on embedded H2 relayed to {@code kafka:} (claim, acknowledged
  *       publish, mark sent) vs raw acknowledged sends of R records one at a time, and in batches.
  * </ol>
@@ -61,7 +71,10 @@ public final class KafkaBenchmark {
     String servers = args.length > 4 ? args[4] : KafkaBroker.shared().bootstrapServers();
     String run = UUID.randomUUID().toString().substring(0, 8);
     KafkaSettings settings =
-        KafkaSettings.defaults().withBootstrapServers(servers).withTopicCreation(1);
+        KafkaSettings.defaults()
+            .withBootstrapServers(servers)
+            .withTopicCreation(1)
+            .withQueueAddresses("bench@kafka/queue-*");
     MailboxProvider provider =
         MailboxProvider.of(new KafkaProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
@@ -70,7 +83,7 @@ public final class KafkaBenchmark {
       System.out.printf(
           "kafka: on %s: %d records in batches of %d, %d relay rows, one partition per topic%n",
           servers, messages, batch, relayRows);
-      double[][] rates = new double[7][rounds];
+      double[][] rates = new double[8][rounds];
       for (int round = -2; round < rounds; round++) { // rounds -2 and -1: untimed warm-up (JIT)
         // Fresh topics every round: each consume reads exactly what this round wrote.
         MailAddress publish = address("publish", run, round);
@@ -86,6 +99,13 @@ public final class KafkaBenchmark {
         double rawConsume = rawConsume(servers, topic(provider, consumeRaw), messages);
         ProviderBench.publish(provider, consumeOurs, messages, batch, ProviderBench.BODY);
         double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
+        // Queue addresses: a share group each side, records already in the topic.
+        MailAddress queueRaw = address("queue-raw", run, round);
+        MailAddress queueOurs = address("queue-ours", run, round);
+        ProviderBench.publish(provider, queueRaw, messages, batch, ProviderBench.BODY);
+        double rawQueue = rawShareConsume(servers, topic(provider, queueRaw), messages);
+        ProviderBench.publish(provider, queueOurs, messages, batch, ProviderBench.BODY);
+        double ourQueue = ProviderBench.consume(provider, queueOurs, messages);
 
         provider.post(MailMessage.to(rawOneByOneTo).body("{}").build()); // creates the topic
         double rawOneByOne = rawPublish(raw, topic(provider, rawOneByOneTo), relayRows, 1);
@@ -93,7 +113,9 @@ public final class KafkaBenchmark {
         if (round < 0) {
           continue;
         }
-        double[] measured = {rawPublish, ourPublish, rawConsume, ourConsume, rawOneByOne, relayed};
+        double[] measured = {
+          rawPublish, ourPublish, rawConsume, ourConsume, rawOneByOne, relayed, rawQueue, ourQueue
+        };
         for (int i = 0; i < measured.length; i++) {
           rates[i][round] = measured[i];
         }
@@ -101,6 +123,8 @@ public final class KafkaBenchmark {
             "round %d: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
                 + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
             round + 1, rawPublish, ourPublish, rawConsume, ourConsume, relayed, rawOneByOne);
+        System.out.printf(
+            "         queue (share group) consume raw %,.0f/s ours %,.0f/s%n", rawQueue, ourQueue);
       }
       double publishRaw = OutboxBench.median(rates[0]);
       double publishOurs = OutboxBench.median(rates[1]);
@@ -117,6 +141,11 @@ public final class KafkaBenchmark {
           publishOurs / publishRaw);
       System.out.printf(
           "ratio consume provider / raw = %.2f (target >= 0.9)%n", consumeOurs / consumeRaw);
+      System.out.printf(
+          "ratio queue consume provider / raw share consumer = %.2f (raw %,.0f/s, ours %,.0f/s)%n",
+          OutboxBench.median(rates[7]) / OutboxBench.median(rates[6]),
+          OutboxBench.median(rates[6]),
+          OutboxBench.median(rates[7]));
       System.out.printf(
           "ratio relay / raw acknowledged send one by one = %.2f%n", relayed / oneByOne);
       System.out.printf(
@@ -202,6 +231,53 @@ public final class KafkaBenchmark {
           seen++;
         }
         consumer.commitAsync();
+      }
+      double rate = count / OutboxBench.seconds(start);
+      consumer.commitSync();
+      return rate;
+    }
+  }
+
+  /**
+   * A raw share consumer (explicit acknowledgements) of a share group of its own that starts at the
+   * earliest record: poll, decode, accept each, until {@code count}; the rate from its creation.
+   */
+  private static double rawShareConsume(String servers, String topic, int count) throws Exception {
+    String group = "bench-raw-share-" + UUID.randomUUID();
+    Properties admin = new Properties();
+    admin.put("bootstrap.servers", servers);
+    try (Admin client = Admin.create(admin)) {
+      client
+          .incrementalAlterConfigs(
+              Map.of(
+                  new ConfigResource(ConfigResource.Type.GROUP, group),
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry("share.auto.offset.reset", "earliest"),
+                          AlterConfigOp.OpType.SET))))
+          .all()
+          .get();
+    }
+    Properties properties = new Properties();
+    properties.put("bootstrap.servers", servers);
+    properties.put("group.id", group);
+    properties.put("share.acknowledgement.mode", "explicit");
+    long start = System.nanoTime();
+    try (KafkaShareConsumer<byte[], byte[]> consumer =
+        new KafkaShareConsumer<>(
+            properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      int seen = 0;
+      long deadline = start + TimeUnit.SECONDS.toNanos(120);
+      while (seen < count) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("raw share consumer got " + seen);
+        }
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+          new String(record.value(), StandardCharsets.UTF_8); // the same decoding work as ours
+          consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+          seen++;
+        }
       }
       double rate = count / OutboxBench.seconds(start);
       consumer.commitSync();
