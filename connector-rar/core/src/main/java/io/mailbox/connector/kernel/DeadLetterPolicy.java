@@ -58,6 +58,25 @@ public record DeadLetterPolicy(String suffix, int maxNesting) implements Seriali
   }
 
   /**
+   * The address whose dead-letter topic {@code address} is (one level up), or empty when its path
+   * does not end with the suffix.
+   */
+  public java.util.Optional<MailAddress> sourceOf(MailAddress address) {
+    if (depthOf(address) == 0) {
+      return java.util.Optional.empty();
+    }
+    String path = address.path().substring(0, address.path().length() - suffix.length());
+    return java.util.Optional.of(
+        MailAddress.parse(
+            address.scheme()
+                + "://"
+                + address.user()
+                + "@"
+                + address.host()
+                + (path.isEmpty() ? "" : "/" + path)));
+  }
+
+  /**
    * Where a give-up at {@code address} lands: one level deeper, or the address itself at the cap.
    */
   public MailAddress deadLetterTopic(MailAddress address) {

@@ -395,5 +395,15 @@ public final class MailboxProvider {
     public boolean isStarted() {
       return started;
     }
+
+    @Override
+    public Optional<MailAddress> deadLetterSource(MailAddress address) {
+      return deadLetters.policy().flatMap(policy -> policy.sourceOf(address));
+    }
+
+    @Override
+    public Optional<MailAddress> deadLetterTopic(MailAddress address) {
+      return MailboxProvider.this.deadLetterTopic(address);
+    }
   }
 }

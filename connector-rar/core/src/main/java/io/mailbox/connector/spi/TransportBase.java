@@ -61,6 +61,18 @@ public abstract class TransportBase implements Transport {
     return context().broadcastsInFlight(topic);
   }
 
+  /** See {@link TransportContext#deadLetterSource}; empty before the transport was bound. */
+  protected final java.util.Optional<MailAddress> deadLetterSource(MailAddress address) {
+    TransportContext bound = context;
+    return bound == null ? java.util.Optional.empty() : bound.deadLetterSource(address);
+  }
+
+  /** See {@link TransportContext#deadLetterTopic}; empty before the transport was bound. */
+  protected final java.util.Optional<MailAddress> deadLetterTopic(MailAddress address) {
+    TransportContext bound = context;
+    return bound == null ? java.util.Optional.empty() : bound.deadLetterTopic(address);
+  }
+
   /** See {@link TransportContext#deliverySettleTimeout}. */
   protected final Duration deliverySettleTimeout() {
     return context().deliverySettleTimeout();

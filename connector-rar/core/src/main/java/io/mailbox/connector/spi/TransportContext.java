@@ -4,6 +4,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** The kernel's services a transport calls back: it is handed one in {@link Transport#attach}. */
 public interface TransportContext {
@@ -33,4 +34,15 @@ public interface TransportContext {
 
   /** Whether the provider is started (background work of the transport stops when it is not). */
   boolean isStarted();
+
+  /**
+   * The address whose dead-letter topic {@code address} is under the provider's dead-letter policy
+   * now (one level up), or empty: not a dead-letter topic, or dead letters are off. A transport
+   * that names a dead-letter store after its source (Redis's {@code <stream>.dead.<group>}) maps
+   * addresses with it.
+   */
+  Optional<MailAddress> deadLetterSource(MailAddress address);
+
+  /** Where given-up copies of {@code address} go under the current policy, or empty when off. */
+  Optional<MailAddress> deadLetterTopic(MailAddress address);
 }

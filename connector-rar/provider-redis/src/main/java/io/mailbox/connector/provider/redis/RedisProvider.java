@@ -1,0 +1,468 @@
+package io.mailbox.connector.provider.redis;
+
+import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.InFlightCopy;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.provider.redis.HeldEntries.Held;
+import io.mailbox.connector.spi.Backoff;
+import io.mailbox.connector.spi.Enumerating;
+import io.mailbox.connector.spi.HandsBacklogToSubscribers;
+import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.LeaseTable;
+import io.mailbox.connector.spi.ParkedRecords;
+import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.PeriodicTask;
+import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.TransportBase;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import redis.clients.jedis.StreamEntryID;
+
+/**
+ * The {@code redis:} provider: Redis Streams as the transport (docs/providers.md, "redis:").
+ *
+ * <p>Every address is one stream ({@link StreamKeys}), read by one consumer group shared by every
+ * server ({@link ConsumerGroups}); a post returns once its XADD was answered ({@link
+ * RedisPublisher}). Local subscribers share one blocking reader ({@link StreamReaders}), fetches
+ * read without waiting ({@link GroupReads}); both also take back entries idle past the lease (a
+ * crashed process's, or ones handed back), so a subscriber gets what was stored before it came.
+ *
+ * <p>Handled = XACK ({@link Acknowledgements}); unhandled = left pending and handed out again after
+ * the kernel's retry delay (a fetch's at once); discard or {@code redisMaxDeliveries} reached = the
+ * dead letter stored first in {@code <stream>.dead.<group>}, then XACK. Redis counts deliveries
+ * (the round). Leases of fetches are kept here; entries held or leased here are touched so others
+ * do not reclaim them. Declared: lease, recover, peek, parked records, enumerate. Not declared:
+ * locate and remove (Redis can only find an entry by its id, not by a message id).
+ */
+public final class RedisProvider extends TransportBase
+    implements Recovering, Enumerating, HandsBacklogToSubscribers, Peeking, ParkedRecords {
+  public static final String SCHEME = "redis";
+  private static final Logger LOG = Logger.getLogger(RedisProvider.class.getName());
+  private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
+  private static final Duration LAST_RETRY_DELAY = Duration.ofSeconds(30);
+  private static final int SWEEP_CONSUMERS_EVERY = 60; // sweeps (seconds)
+
+  private final RedisSettings settings;
+  private final StreamKeys keys;
+  private final RedisLink link;
+  private final ConsumerGroups groups;
+  private final GroupReads reads;
+  private final RedisPublisher publisher;
+  private final StreamReaders readers;
+  private final StreamViews views;
+  private final HeldEntries held = new HeldEntries();
+  private final LeaseTable<Held> leases = new LeaseTable<>();
+  private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
+  private final AtomicLong droppedFields = new AtomicLong();
+  private final Acknowledgements acknowledgements;
+  private final PeriodicTask sweeper;
+  private long sweeps;
+
+  public RedisProvider(RedisSettings settings, Clock clock, Scheduler scheduler) {
+    super(clock, scheduler);
+    this.settings = settings;
+    this.keys =
+        new StreamKeys(
+            settings.keyPrefix(),
+            settings.defaultGroup(),
+            this::deadLetterSource,
+            this::deadLetterTopic);
+    this.link = new RedisLink(settings, clock);
+    this.groups = new ConsumerGroups(link, settings.defaultGroup());
+    long lease = settings.lease().toMillis();
+    this.reads = new GroupReads(link, groups, lease, held::contains);
+    this.publisher =
+        new RedisPublisher(link, groups, settings.publishTimeout(), settings.maxLength());
+    this.acknowledgements = new Acknowledgements(reads);
+    this.readers =
+        new StreamReaders(
+            link,
+            reads,
+            keys::stream,
+            (int) settings.blockTime().toMillis(),
+            this::onDelivery,
+            this::unsettled,
+            acknowledgements::inBatch);
+    this.views = new StreamViews(link, groups, keys, lease, held::contains);
+    this.sweeper =
+        new PeriodicTask("The redis: lease sweep", scheduler, Duration.ofSeconds(1), this::sweep);
+  }
+
+  @Override
+  public String scheme() {
+    return SCHEME;
+  }
+
+  @Override
+  public void start() {
+    groups.restart();
+    link.start();
+    sweeper.start();
+  }
+
+  /** Entries still held or leased go back at once: another process can take them now. */
+  @Override
+  public void stop(boolean purge) {
+    sweeper.stop();
+    readers.stopAll();
+    try {
+      if (purge) {
+        clearBacklog();
+      } else {
+        handBackAll();
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "Could not hand entries back at stop (reclaimed after the lease)", e);
+    } finally {
+      leases.clear();
+      held.clear();
+      acknowledgements.clear();
+      link.close();
+    }
+  }
+
+  private void handBackAll() {
+    for (LeaseTable.Leased<Held> leased : leases.takeAll()) {
+      reads.requeue(leased.handle().key(), leased.handle().id(), 0);
+    }
+    for (Held entry : List.copyOf(held.all())) {
+      reads.requeue(entry.key(), entry.id(), 0);
+    }
+  }
+
+  @Override
+  public boolean reachable() {
+    return link.reachable();
+  }
+
+  // ---- posting ---------------------------------------------------------------------------------
+
+  @Override
+  public void send(MailAddress topic, MailMessage copy) {
+    append(List.of(entry(topic, copy)));
+  }
+
+  @Override
+  public void sendAll(List<MailMessage> copies) {
+    List<RedisPublisher.Entry> entries = new ArrayList<>(copies.size());
+    copies.forEach(copy -> entries.add(entry(copy.to(), copy)));
+    append(entries);
+  }
+
+  /** A record sent to another address than its own is a dead letter: it names its source. */
+  private RedisPublisher.Entry entry(MailAddress topic, MailMessage copy) {
+    return new RedisPublisher.Entry(
+        topic, keys.stream(topic), StreamEntries.fields(copy, !topic.equals(copy.to())));
+  }
+
+  private void append(List<RedisPublisher.Entry> entries) {
+    publisher.append(entries);
+    Instant now = now();
+    entries.forEach(entry -> lastActivity.put(entry.address(), now));
+  }
+
+  // ---- subscriptions ---------------------------------------------------------------------------
+
+  /** Closing the last subscription of an address deletes this process's consumer if it is idle. */
+  @Override
+  public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
+    String key = keys.stream(address);
+    groups.ensure(key); // first: an absent server fails before anything is kept
+    AutoCloseable handle = readers.add(address, receiver);
+    lastActivity.putIfAbsent(address, now());
+    return () -> {
+      handle.close();
+      if (readers.receivers(address).isEmpty() && unsettled(address) == 0) {
+        groups.deleteOwnIfIdle(key);
+      }
+    };
+  }
+
+  /** One entry to the local subscribers; a failure hands it back for a retry in a second. */
+  private void onDelivery(MailAddress address, GroupReads.Taken taken) {
+    String key = keys.stream(address);
+    try {
+      deliver(address, key, taken);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Could not hand an entry of " + address + " over; it comes back in 1 s",
+          e);
+      held.drop(key, taken.entry().getID());
+      reads.requeue(key, taken.entry().getID(), FIRST_RETRY_DELAY.toMillis());
+    }
+  }
+
+  private void deliver(MailAddress address, String key, GroupReads.Taken taken) {
+    List<Receiver> receivers = readers.receivers(address);
+    if (receivers.isEmpty()) {
+      reads.requeue(key, taken.entry().getID(), 0); // the last subscriber left: for the next
+      return;
+    }
+    Optional<MailMessage> copy = admit(address, key, taken);
+    lastActivity.put(address, now());
+    copy.ifPresent(c -> dispatch(address, c, receivers));
+  }
+
+  /**
+   * Reads a taken entry and holds it; empty when it is given up instead (no body, or its next
+   * hand-out would exceed {@code redisMaxDeliveries}): the kernel dead-letters it, then XACKs.
+   */
+  private Optional<MailMessage> admit(MailAddress address, String key, GroupReads.Taken taken) {
+    StreamEntries.Read read =
+        StreamEntries.read(
+            address, key, taken.entry().getID(), taken.entry().getFields(), taken.deliveries());
+    if (read.droppedFields() > 0) {
+      droppedFields.addAndGet(read.droppedFields());
+    }
+    MailMessage copy = read.copy();
+    held.hold(copy, new Held(address, key, taken.entry().getID()));
+    int deliveredBefore = (int) taken.deliveries() - 1;
+    if (read.missingBody()) {
+      giveUpQueued(address, copy, "missing-body", deliveredBefore);
+      return Optional.empty();
+    }
+    if (settings.maxDeliveries() > 0 && deliveredBefore >= settings.maxDeliveries()) {
+      giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
+      return Optional.empty();
+    }
+    return Optional.of(copy);
+  }
+
+  private long unsettled(MailAddress address) {
+    return held.count(address) + acknowledgements.unsent(address);
+  }
+
+  // ---- fetch and leases ------------------------------------------------------------------------
+
+  @Override
+  public List<MailMessage> takeQueued(
+      MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
+    String key = keys.stream(address);
+    groups.ensure(key);
+    if (lease != null) {
+      reclaimExpired(address);
+    }
+    List<GroupReads.Taken> batch = new ArrayList<>(reads.reclaimIfDue(key, limit));
+    if (batch.size() < limit) {
+      batch.addAll(reads.takeNew(key, limit - batch.size()));
+    }
+    List<MailMessage> taken = new ArrayList<>(batch.size());
+    List<StreamEntryID> autoAcked = new ArrayList<>();
+    for (GroupReads.Taken entry : batch) {
+      Optional<MailMessage> admitted = admit(address, key, entry);
+      if (admitted.isEmpty()) {
+        continue;
+      }
+      MailMessage copy = admitted.get();
+      Held handle = held.release(copy).orElseThrow();
+      MailMessage handedOut = handOut.apply(copy);
+      if (lease != null) {
+        held.markLeased(key, handle.id());
+        leases.put(copy.sendId().orElseThrow(), address, lease, handedOut, handle);
+      } else {
+        autoAcked.add(handle.id()); // auto-ack: settled at once
+      }
+      taken.add(handedOut);
+    }
+    reads.ack(key, autoAcked);
+    if (!batch.isEmpty()) {
+      lastActivity.put(address, now());
+    }
+    return taken;
+  }
+
+  @Override
+  public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
+    Optional<LeaseTable.Leased<Held>> released = leases.release(address, key, leaseId);
+    if (released.isEmpty()) {
+      return Optional.empty();
+    }
+    LeaseTable.Leased<Held> leased = released.get();
+    Held handle = leased.handle();
+    if (leased.lease().isExpiredAt(now())) {
+      held.unmarkLeased(handle.key(), handle.id());
+      reads.requeue(handle.key(), handle.id(), 0); // too late: for the next fetch
+      return Optional.empty();
+    }
+    held.hold(leased.copy(), handle);
+    return Optional.of(leased.copy());
+  }
+
+  @Override
+  public List<InFlightCopy> inFlightCopies(MailAddress address, int limit) {
+    return leases.inFlight(address, limit);
+  }
+
+  @Override
+  public long reclaimExpired(MailAddress address) {
+    List<LeaseTable.Leased<Held>> expired = leases.takeExpired(address, now());
+    for (LeaseTable.Leased<Held> leased : expired) {
+      held.unmarkLeased(leased.handle().key(), leased.handle().id());
+      reads.requeue(leased.handle().key(), leased.handle().id(), 0);
+    }
+    return expired.size();
+  }
+
+  /**
+   * Every second: expired leases go back. Every third of the lease (at most 10 s): entries held or
+   * leased here are touched, so no process reclaims what a subscriber or a fetcher still works on.
+   * Every minute: other processes' consumers that hold nothing and idled an hour are swept.
+   */
+  private void sweep() {
+    leases.addresses().forEach(this::reclaimExpired);
+    long touchEvery = Math.max(1, Math.min(10, settings.lease().toSeconds() / 3));
+    sweeps++;
+    if (sweeps % touchEvery == 0) {
+      Map<String, List<StreamEntryID>> here = new HashMap<>();
+      held.all().forEach(h -> here.computeIfAbsent(h.key(), k -> new ArrayList<>()).add(h.id()));
+      for (MailAddress address : leases.addresses()) {
+        for (LeaseTable.Leased<Held> leased : leases.entries(address)) {
+          here.computeIfAbsent(leased.handle().key(), k -> new ArrayList<>())
+              .add(leased.handle().id());
+        }
+      }
+      here.forEach(reads::keepAlive);
+    }
+    if (sweeps % SWEEP_CONSUMERS_EVERY == 0) {
+      readers.addresses().forEach(address -> groups.sweep(keys.stream(address)));
+    }
+  }
+
+  // ---- settlement ------------------------------------------------------------------------------
+
+  @Override
+  public void acknowledge(MailAddress topic, MailMessage copy) {
+    held.release(copy).ifPresent(h -> acknowledgements.ack(h.address(), h.key(), h.id()));
+  }
+
+  /** Given up: removed from the group's pending entries. */
+  @Override
+  public void abandon(MailAddress address, MailMessage copy) {
+    acknowledge(address, copy);
+  }
+
+  /**
+   * The replacement (dead letter or parked record) is stored first, then the source is
+   * acknowledged: a crash in between duplicates the record at worst. If the replacement cannot be
+   * stored, the source stays pending and comes back after the first retry delay.
+   */
+  @Override
+  public void replaceGivenUp(MailAddress topic, MailMessage copy, Runnable storeReplacement) {
+    try {
+      storeReplacement.run();
+    } catch (RuntimeException e) {
+      held.release(copy)
+          .ifPresent(h -> reads.requeue(h.key(), h.id(), FIRST_RETRY_DELAY.toMillis()));
+      throw e;
+    }
+    abandon(topic, copy);
+  }
+
+  /** Handed back: a subscriber's after the retry delay of its round, a fetcher's at once. */
+  @Override
+  public boolean requeue(MailAddress address, MailMessage copy) {
+    Optional<Held> released = held.release(copy);
+    if (released.isEmpty()) {
+      return false;
+    }
+    long delay = 0;
+    if (!readers.receivers(address).isEmpty()) {
+      int round = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 1);
+      delay = Backoff.after(round, FIRST_RETRY_DELAY, LAST_RETRY_DELAY).toMillis();
+    }
+    reads.requeue(released.get().key(), released.get().id(), delay);
+    return true;
+  }
+
+  /** The end of a dead-letter chain: stored in {@code <stream>.parked}, never handed out. */
+  @Override
+  public void park(MailAddress address, MailMessage record) {
+    views.park(keys.parked(address), StreamEntries.fields(record, false));
+    LOG.warning(() -> "Parked " + record + " in Redis stream " + keys.parked(address));
+  }
+
+  @Override
+  public List<MailMessage> parkedCopies(MailAddress address, int limit) {
+    return views.parked(address, limit);
+  }
+
+  @Override
+  public int removeParked(MailAddress address, String key) {
+    return views.removeParked(address, key);
+  }
+
+  @Override
+  public List<MailMessage> peekQueued(MailAddress address, int limit) {
+    return views.peek(address, limit);
+  }
+
+  /** Deletes the streams of every address this provider used; returns how many entries went. */
+  @Override
+  public long clearBacklog() {
+    long dropped = 0;
+    for (MailAddress address : known()) {
+      String key = keys.stream(address);
+      dropped += views.delete(key);
+      groups.forget(key);
+    }
+    leases.takeAll();
+    held.clear();
+    return dropped;
+  }
+
+  // ---- status ----------------------------------------------------------------------------------
+
+  @Override
+  public AddressStatus status(MailAddress address) {
+    RedisStatus.Here here =
+        new RedisStatus.Here(
+            leases.census(address, now()),
+            held.count(address),
+            acknowledgements.unsent(address),
+            broadcastsInFlight(address),
+            readers.receivers(address).size(),
+            droppedFields.get(),
+            lastActivity.get(address));
+    return new RedisStatus(link, keys, groups, views).of(address, here);
+  }
+
+  /** The provider's streams in Redis (any server's) and the addresses used here. */
+  @Override
+  public List<AddressStatus> enumerate() {
+    Set<MailAddress> listed = new TreeSet<>(known());
+    if (link.reachable()) {
+      listed.addAll(views.existing());
+    }
+    return listed.stream().map(this::status).toList();
+  }
+
+  private Set<MailAddress> known() {
+    Set<MailAddress> known = new TreeSet<>(lastActivity.keySet());
+    known.addAll(readers.addresses());
+    return known;
+  }
+
+  @Override
+  public void bookkeeping(Map<String, Long> sizes) {
+    sizes.put(SCHEME + ".held", (long) held.size());
+    sizes.put(SCHEME + ".lastActivity", (long) lastActivity.size());
+  }
+}

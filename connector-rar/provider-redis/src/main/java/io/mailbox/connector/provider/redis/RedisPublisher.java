@@ -1,0 +1,122 @@
+package io.mailbox.connector.provider.redis;
+
+import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailboxException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.XAddParams;
+
+/**
+ * Appends entries with XADD, all of a batch in one pipeline, each answered within the publish bound
+ * (the pooled connections' socket timeout). An entry is only added to an existing stream ({@code
+ * NOMKSTREAM}): a stream that is gone (Redis restarted without its data) gets its consumer group
+ * again first, so no entry lands where no group will read it. {@code redisMaxLength} trims each
+ * stream to about that many entries ({@code MAXLEN ~}).
+ */
+final class RedisPublisher {
+  private final RedisLink link;
+  private final ConsumerGroups groups;
+  private final Duration bound;
+  private final long maxLength;
+
+  RedisPublisher(RedisLink link, ConsumerGroups groups, Duration bound, long maxLength) {
+    this.link = link;
+    this.groups = groups;
+    this.bound = bound;
+    this.maxLength = maxLength;
+  }
+
+  /** One entry to append: the address it stands for, its stream and its fields. */
+  record Entry(MailAddress address, String key, Map<String, String> fields) {}
+
+  /** Appends every entry, in order; returns once Redis stored them all. */
+  void append(List<Entry> entries) {
+    entries.forEach(entry -> groups.ensure(entry.key()));
+    List<StreamEntryID> ids = xadd(entries);
+    for (int i = 0; i < entries.size(); i++) {
+      if (ids.get(i) == null) { // the stream is gone since its group was made here
+        Entry missing = entries.get(i);
+        groups.forget(missing.key());
+        groups.ensure(missing.key());
+        if (xadd(List.of(missing)).get(0) == null) {
+          throw new MailboxException(
+              ErrorCode.CONNECTION_UNAVAILABLE,
+              "Redis dropped stream " + missing.key() + " while a post to it was stored; retry.");
+        }
+      }
+    }
+  }
+
+  private List<StreamEntryID> xadd(List<Entry> entries) {
+    XAddParams params = XAddParams.xAddParams().noMkStream();
+    if (maxLength > 0) {
+      params.maxLen(maxLength).approximateTrimming();
+    }
+    MailAddress first = entries.get(0).address();
+    try {
+      return link.call(
+          "store a post to " + first,
+          redis -> {
+            if (entries.size() == 1) {
+              Entry only = entries.get(0);
+              List<StreamEntryID> one = new ArrayList<>(1);
+              one.add(redis.xadd(only.key(), params, only.fields()));
+              return one;
+            }
+            List<Response<StreamEntryID>> answers = new ArrayList<>(entries.size());
+            try (AbstractPipeline pipeline = redis.pipelined()) {
+              for (Entry entry : entries) {
+                answers.add(pipeline.xadd(entry.key(), params, entry.fields()));
+              }
+              pipeline.sync();
+            }
+            List<StreamEntryID> ids = new ArrayList<>(answers.size());
+            answers.forEach(answer -> ids.add(answer.get()));
+            return ids;
+          });
+    } catch (MailboxException e) {
+      throw unconfirmed(first, e.getCause());
+    } catch (JedisDataException e) {
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "Redis refused a post to " + first + " (" + firstWord(e) + "); nothing was stored.",
+          e);
+    }
+  }
+
+  /** The post may or may not be stored: the caller must not assume either. */
+  private MailboxException unconfirmed(MailAddress address, Throwable cause) {
+    boolean timedOut =
+        cause instanceof JedisConnectionException
+            && cause.getCause() instanceof SocketTimeoutException;
+    String why =
+        timedOut
+            ? "within " + bound.toMillis() + " ms (redisPublishTimeoutMillis)"
+            : "(" + (cause == null ? "not connected" : cause.getClass().getSimpleName()) + ")";
+    return new MailboxException(
+        ErrorCode.CONNECTION_UNAVAILABLE,
+        "Redis did not confirm a post to "
+            + address
+            + " "
+            + why
+            + ". This is not proof of loss: the stream may have stored it, so posting again can"
+            + " duplicate it.",
+        cause);
+  }
+
+  /** Redis's error word (NOPERM, OOM, WRONGTYPE, ...), never the command's arguments. */
+  private static String firstWord(JedisDataException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage().strip();
+    int space = message.indexOf(' ');
+    return space > 0 ? message.substring(0, space) : message;
+  }
+}

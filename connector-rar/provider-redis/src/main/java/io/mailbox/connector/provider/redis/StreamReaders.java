@@ -1,0 +1,170 @@
+package io.mailbox.connector.provider.redis;
+
+import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.spi.Backoff;
+import io.mailbox.connector.spi.Receiver;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * The subscribers of each address in this process and the one reader thread they share. The reader
+ * has a connection of its own and blocks on it for new entries ({@code redisBlockMillis}); every
+ * second it also runs a reclaim pass, so entries a crashed process left pending, and entries handed
+ * back for a retry, come out again. It reads while fewer than {@value #MAX_UNSETTLED} entries of
+ * the address are unsettled here; the acknowledgements of what a batch settled at once go to Redis
+ * together after it. A failing read (Redis away) is retried after a pause doubling to 10 s; its
+ * connection is dropped, and with it any read Redis may still answer.
+ */
+final class StreamReaders {
+  static final int MAX_UNSETTLED = 1_000;
+  private static final Logger LOG = Logger.getLogger(StreamReaders.class.getName());
+  private static final int BATCH = 256;
+
+  private final RedisLink link;
+  private final GroupReads reads;
+  private final Function<MailAddress, String> stream;
+  private final int blockMillis;
+  private final BiConsumer<MailAddress, GroupReads.Taken> deliver;
+  private final ToLongFunction<MailAddress> unsettled;
+  private final Consumer<Runnable> inBatch;
+  private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
+  private final Map<MailAddress, Thread> readers = new ConcurrentHashMap<>();
+
+  StreamReaders(
+      RedisLink link,
+      GroupReads reads,
+      Function<MailAddress, String> stream,
+      int blockMillis,
+      BiConsumer<MailAddress, GroupReads.Taken> deliver,
+      ToLongFunction<MailAddress> unsettled,
+      Consumer<Runnable> inBatch) {
+    this.link = link;
+    this.reads = reads;
+    this.stream = stream;
+    this.blockMillis = blockMillis;
+    this.deliver = deliver;
+    this.unsettled = unsettled;
+    this.inBatch = inBatch;
+  }
+
+  /** Adds a receiver; the handle removes it, and the reader stops after the last one leaves. */
+  AutoCloseable add(MailAddress address, Receiver receiver) {
+    List<Receiver> list = subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
+    list.add(receiver);
+    readers.computeIfAbsent(address, this::startReader);
+    return () -> list.remove(receiver);
+  }
+
+  List<Receiver> receivers(MailAddress address) {
+    return subscribers.getOrDefault(address, List.of()).stream()
+        .filter(Receiver::isActive)
+        .toList();
+  }
+
+  Set<MailAddress> addresses() {
+    return subscribers.keySet();
+  }
+
+  /** Stops every reader (the provider stops); what they held is reclaimed after the lease. */
+  void stopAll() {
+    readers.values().forEach(Thread::interrupt);
+    readers.values().forEach(StreamReaders::join);
+    readers.clear();
+  }
+
+  private Thread startReader(MailAddress address) {
+    Thread thread = new Thread(() -> read(address), "mailbox-redis-reader-" + address.mailbox());
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  private void read(MailAddress address) {
+    String key = stream.apply(address);
+    Jedis connection = null;
+    int failures = 0;
+    try {
+      while (!Thread.currentThread().isInterrupted() && !receivers(address).isEmpty()) {
+        try {
+          if (connection == null) {
+            connection = link.dedicated();
+          }
+          if (unsettled.applyAsLong(address) >= MAX_UNSETTLED) {
+            Thread.sleep(5);
+            continue;
+          }
+          hand(address, reads.reclaimIfDue(key, GroupReads.RECLAIM_PAGE));
+          hand(address, reads.awaitNew(connection, key, BATCH, blockMillis));
+          link.answered();
+          failures = 0;
+        } catch (InterruptedException stopping) {
+          Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+          failures++;
+          if (e instanceof JedisConnectionException) {
+            link.failed("read " + key, e);
+          } else {
+            LOG.log(
+                failures == 1 ? Level.WARNING : Level.FINE,
+                "Could not read " + address + " from Redis (retrying): " + e.getClass().getName(),
+                failures == 1 ? null : e);
+          }
+          connection = close(connection);
+          pause(Backoff.after(failures, Duration.ofMillis(200), Duration.ofSeconds(10)));
+        }
+      }
+    } finally {
+      close(connection);
+      readers.remove(address, Thread.currentThread());
+      // A subscriber that came while this reader was leaving gets a reader of its own.
+      if (!receivers(address).isEmpty() && !Thread.currentThread().isInterrupted()) {
+        readers.computeIfAbsent(address, this::startReader);
+      }
+    }
+  }
+
+  private void hand(MailAddress address, List<GroupReads.Taken> batch) {
+    if (!batch.isEmpty()) {
+      inBatch.accept(() -> batch.forEach(taken -> deliver.accept(address, taken)));
+    }
+  }
+
+  private static Jedis close(Jedis connection) {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (RuntimeException e) {
+        LOG.log(Level.FINE, "A Redis reader connection did not close cleanly", e);
+      }
+    }
+    return null;
+  }
+
+  private static void pause(Duration pause) {
+    try {
+      Thread.sleep(pause.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void join(Thread thread) {
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

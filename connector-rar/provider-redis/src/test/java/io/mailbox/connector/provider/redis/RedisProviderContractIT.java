@@ -1,0 +1,34 @@
+package io.mailbox.connector.provider.redis;
+
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.spi.Transport;
+import io.mailbox.connector.tck.ProviderContract;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The conformance kit against the machine's Redis (127.0.0.1:6379), each test under a key prefix of
+ * its own.
+ */
+class RedisProviderContractIT extends ProviderContract {
+
+  @AfterAll
+  static void deleteTheKitsStreams() {
+    RedisServer.deleteKeys("kit-");
+  }
+
+  @Override
+  protected Transport newTransport() {
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    RedisSettings settings =
+        RedisSettings.defaults().withUrl(RedisServer.url()).withKeyPrefix("kit-" + run);
+    return new RedisProvider(settings, Clock.systemUTC(), new ExecutorScheduler());
+  }
+
+  @Override
+  protected Duration eventually() {
+    return Duration.ofSeconds(10);
+  }
+}
