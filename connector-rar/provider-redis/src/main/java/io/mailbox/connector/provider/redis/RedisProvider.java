@@ -10,7 +10,6 @@ import io.mailbox.connector.spi.Backoff;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
-import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.ParkedRecords;
 import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.PeriodicTask;
@@ -22,17 +21,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import redis.clients.jedis.StreamEntryID;
 
 /**
@@ -57,7 +55,6 @@ public final class RedisProvider extends TransportBase
   private static final Logger LOG = Logger.getLogger(RedisProvider.class.getName());
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
   private static final Duration LAST_RETRY_DELAY = Duration.ofSeconds(30);
-  private static final int SWEEP_CONSUMERS_EVERY = 60; // sweeps (seconds)
 
   private final RedisSettings settings;
   private final StreamKeys keys;
@@ -67,13 +64,13 @@ public final class RedisProvider extends TransportBase
   private final RedisPublisher publisher;
   private final StreamReaders readers;
   private final StreamViews views;
+  private final FetchLeases leases;
   private final HeldEntries held = new HeldEntries();
-  private final LeaseTable<Held> leases = new LeaseTable<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
-  private final AtomicLong droppedFields = new AtomicLong();
+  private final Admission admission;
   private final Acknowledgements acknowledgements;
+  private final Upkeep upkeep;
   private final PeriodicTask sweeper;
-  private long sweeps;
 
   public RedisProvider(RedisSettings settings, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
@@ -100,9 +97,18 @@ public final class RedisProvider extends TransportBase
             this::onDelivery,
             this::unsettled,
             acknowledgements::inBatch);
+    this.leases = new FetchLeases(held, reads, clock);
+    this.admission = new Admission(held, settings.maxDeliveries(), this::giveUpQueued);
     this.views = new StreamViews(link, groups, keys, lease, held::contains);
-    this.sweeper =
-        new PeriodicTask("The redis: lease sweep", scheduler, Duration.ofSeconds(1), this::sweep);
+    this.upkeep =
+        new Upkeep(
+            leases,
+            held,
+            reads,
+            groups,
+            () -> readers.addresses().stream().map(keys::stream).collect(Collectors.toSet()),
+            settings.lease());
+    this.sweeper = new PeriodicTask("The redis: sweep", scheduler, Duration.ofSeconds(1), upkeep);
   }
 
   @Override
@@ -126,7 +132,7 @@ public final class RedisProvider extends TransportBase
       if (purge) {
         clearBacklog();
       } else {
-        handBackAll();
+        upkeep.handBackAll();
       }
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "Could not hand entries back at stop (reclaimed after the lease)", e);
@@ -135,15 +141,6 @@ public final class RedisProvider extends TransportBase
       held.clear();
       acknowledgements.clear();
       link.close();
-    }
-  }
-
-  private void handBackAll() {
-    for (LeaseTable.Leased<Held> leased : leases.takeAll()) {
-      reads.requeue(leased.handle().key(), leased.handle().id(), 0);
-    }
-    for (Held entry : List.copyOf(held.all())) {
-      reads.requeue(entry.key(), entry.id(), 0);
     }
   }
 
@@ -216,34 +213,9 @@ public final class RedisProvider extends TransportBase
       reads.requeue(key, taken.entry().getID(), 0); // the last subscriber left: for the next
       return;
     }
-    Optional<MailMessage> copy = admit(address, key, taken);
+    Optional<MailMessage> copy = admission.admit(address, key, taken);
     lastActivity.put(address, now());
     copy.ifPresent(c -> dispatch(address, c, receivers));
-  }
-
-  /**
-   * Reads a taken entry and holds it; empty when it is given up instead (no body, or its next
-   * hand-out would exceed {@code redisMaxDeliveries}): the kernel dead-letters it, then XACKs.
-   */
-  private Optional<MailMessage> admit(MailAddress address, String key, GroupReads.Taken taken) {
-    StreamEntries.Read read =
-        StreamEntries.read(
-            address, key, taken.entry().getID(), taken.entry().getFields(), taken.deliveries());
-    if (read.droppedFields() > 0) {
-      droppedFields.addAndGet(read.droppedFields());
-    }
-    MailMessage copy = read.copy();
-    held.hold(copy, new Held(address, key, taken.entry().getID()));
-    int deliveredBefore = (int) taken.deliveries() - 1;
-    if (read.missingBody()) {
-      giveUpQueued(address, copy, "missing-body", deliveredBefore);
-      return Optional.empty();
-    }
-    if (settings.maxDeliveries() > 0 && deliveredBefore >= settings.maxDeliveries()) {
-      giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
-      return Optional.empty();
-    }
-    return Optional.of(copy);
   }
 
   private long unsettled(MailAddress address) {
@@ -267,7 +239,7 @@ public final class RedisProvider extends TransportBase
     List<MailMessage> taken = new ArrayList<>(batch.size());
     List<StreamEntryID> autoAcked = new ArrayList<>();
     for (GroupReads.Taken entry : batch) {
-      Optional<MailMessage> admitted = admit(address, key, entry);
+      Optional<MailMessage> admitted = admission.admit(address, key, entry);
       if (admitted.isEmpty()) {
         continue;
       }
@@ -275,8 +247,7 @@ public final class RedisProvider extends TransportBase
       Held handle = held.release(copy).orElseThrow();
       MailMessage handedOut = handOut.apply(copy);
       if (lease != null) {
-        held.markLeased(key, handle.id());
-        leases.put(copy.sendId().orElseThrow(), address, lease, handedOut, handle);
+        leases.put(handedOut, lease, handle);
       } else {
         autoAcked.add(handle.id()); // auto-ack: settled at once
       }
@@ -291,19 +262,7 @@ public final class RedisProvider extends TransportBase
 
   @Override
   public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
-    Optional<LeaseTable.Leased<Held>> released = leases.release(address, key, leaseId);
-    if (released.isEmpty()) {
-      return Optional.empty();
-    }
-    LeaseTable.Leased<Held> leased = released.get();
-    Held handle = leased.handle();
-    if (leased.lease().isExpiredAt(now())) {
-      held.unmarkLeased(handle.key(), handle.id());
-      reads.requeue(handle.key(), handle.id(), 0); // too late: for the next fetch
-      return Optional.empty();
-    }
-    held.hold(leased.copy(), handle);
-    return Optional.of(leased.copy());
+    return leases.release(address, key, leaseId);
   }
 
   @Override
@@ -313,37 +272,7 @@ public final class RedisProvider extends TransportBase
 
   @Override
   public long reclaimExpired(MailAddress address) {
-    List<LeaseTable.Leased<Held>> expired = leases.takeExpired(address, now());
-    for (LeaseTable.Leased<Held> leased : expired) {
-      held.unmarkLeased(leased.handle().key(), leased.handle().id());
-      reads.requeue(leased.handle().key(), leased.handle().id(), 0);
-    }
-    return expired.size();
-  }
-
-  /**
-   * Every second: expired leases go back. Every third of the lease (at most 10 s): entries held or
-   * leased here are touched, so no process reclaims what a subscriber or a fetcher still works on.
-   * Every minute: other processes' consumers that hold nothing and idled an hour are swept.
-   */
-  private void sweep() {
-    leases.addresses().forEach(this::reclaimExpired);
-    long touchEvery = Math.max(1, Math.min(10, settings.lease().toSeconds() / 3));
-    sweeps++;
-    if (sweeps % touchEvery == 0) {
-      Map<String, List<StreamEntryID>> here = new HashMap<>();
-      held.all().forEach(h -> here.computeIfAbsent(h.key(), k -> new ArrayList<>()).add(h.id()));
-      for (MailAddress address : leases.addresses()) {
-        for (LeaseTable.Leased<Held> leased : leases.entries(address)) {
-          here.computeIfAbsent(leased.handle().key(), k -> new ArrayList<>())
-              .add(leased.handle().id());
-        }
-      }
-      here.forEach(reads::keepAlive);
-    }
-    if (sweeps % SWEEP_CONSUMERS_EVERY == 0) {
-      readers.addresses().forEach(address -> groups.sweep(keys.stream(address)));
-    }
+    return leases.reclaimExpired(address);
   }
 
   // ---- settlement ------------------------------------------------------------------------------
@@ -423,7 +352,7 @@ public final class RedisProvider extends TransportBase
       dropped += views.delete(key);
       groups.forget(key);
     }
-    leases.takeAll();
+    leases.clear();
     held.clear();
     return dropped;
   }
@@ -434,12 +363,12 @@ public final class RedisProvider extends TransportBase
   public AddressStatus status(MailAddress address) {
     RedisStatus.Here here =
         new RedisStatus.Here(
-            leases.census(address, now()),
+            leases.census(address),
             held.count(address),
             acknowledgements.unsent(address),
             broadcastsInFlight(address),
             readers.receivers(address).size(),
-            droppedFields.get(),
+            admission.droppedFields(),
             lastActivity.get(address));
     return new RedisStatus(link, keys, groups, views).of(address, here);
   }
