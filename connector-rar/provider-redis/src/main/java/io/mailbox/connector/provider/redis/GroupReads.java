@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.XClaimParams;
 import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.params.XReadGroupParams;
@@ -104,11 +103,16 @@ final class GroupReads {
                 redis -> {
                   StreamEntryID from = cursors.getOrDefault(key, StreamEntryID.MINIMUM_ID);
                   List<StreamPendingEntry> idle =
-                      redis.xpending(
-                          key,
-                          groups.group(),
-                          XPendingParams.xPendingParams(from, StreamEntryID.MAXIMUM_ID, page)
-                              .idle(leaseMillis));
+                      new ArrayList<>(pendingIdle(redis, key, from, page));
+                  if (idle.size() < page && !from.equals(StreamEntryID.MINIMUM_ID)) {
+                    // The end of the list: wrap around in the same pass.
+                    for (StreamPendingEntry wrapped :
+                        pendingIdle(redis, key, StreamEntryID.MINIMUM_ID, page - idle.size())) {
+                      if (wrapped.getID().compareTo(from) < 0) {
+                        idle.add(wrapped);
+                      }
+                    }
+                  }
                   moveCursor(key, idle, page);
                   Map<StreamEntryID, Long> delivered = new java.util.LinkedHashMap<>();
                   for (StreamPendingEntry pending : idle) {
@@ -135,6 +139,14 @@ final class GroupReads {
                   }
                   return taken;
                 }));
+  }
+
+  private List<StreamPendingEntry> pendingIdle(
+      redis.clients.jedis.RedisClient redis, String key, StreamEntryID from, int count) {
+    return redis.xpending(
+        key,
+        groups.group(),
+        XPendingParams.xPendingParams(from, StreamEntryID.MAXIMUM_ID, count).idle(leaseMillis));
   }
 
   /** The next pass starts after the last entry seen, or over when this page was the last. */
@@ -194,8 +206,8 @@ final class GroupReads {
   private List<Taken> recoveringGroup(String key, java.util.function.Supplier<List<Taken>> read) {
     try {
       return read.get();
-    } catch (JedisDataException e) {
-      if (e.getMessage() == null || !e.getMessage().startsWith("NOGROUP")) {
+    } catch (RuntimeException e) {
+      if (!RedisLink.isRefusal(e, "NOGROUP")) {
         throw e;
       }
       groups.forget(key);

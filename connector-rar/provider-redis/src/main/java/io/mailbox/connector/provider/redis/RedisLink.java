@@ -16,6 +16,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
@@ -144,7 +145,25 @@ final class RedisLink implements AutoCloseable {
     } catch (JedisConnectionException | IllegalStateException e) {
       failed(what, e);
       throw unavailable(what, e);
+    } catch (JedisDataException e) {
+      throw new MailboxException(
+          ErrorCode.CONNECTION_UNAVAILABLE,
+          "Redis at " + settings.shownUrl() + " refused to " + what + " (" + errorWord(e) + ").",
+          e);
     }
+  }
+
+  /** Redis's error word (NOGROUP, WRONGTYPE, NOPERM, OOM, ...), never a command's arguments. */
+  static String errorWord(JedisDataException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage().strip();
+    int space = message.indexOf(' ');
+    return space > 0 ? message.substring(0, space) : message;
+  }
+
+  /** Whether {@code e} (or its cause) is Redis's answer starting with {@code word}. */
+  static boolean isRefusal(Throwable e, String word) {
+    Throwable data = e instanceof JedisDataException ? e : e.getCause();
+    return data instanceof JedisDataException refusal && errorWord(refusal).equals(word);
   }
 
   /**

@@ -84,12 +84,17 @@ final class RedisPublisher {
             return ids;
           });
     } catch (MailboxException e) {
+      if (e.getCause() instanceof JedisDataException refused) {
+        throw new MailboxException(
+            ErrorCode.CONNECTION_UNAVAILABLE,
+            "Redis refused a post to "
+                + first
+                + " ("
+                + RedisLink.errorWord(refused)
+                + "); nothing was stored.",
+            refused);
+      }
       throw unconfirmed(first, e.getCause());
-    } catch (JedisDataException e) {
-      throw new MailboxException(
-          ErrorCode.CONNECTION_UNAVAILABLE,
-          "Redis refused a post to " + first + " (" + firstWord(e) + "); nothing was stored.",
-          e);
     }
   }
 
@@ -111,12 +116,5 @@ final class RedisPublisher {
             + ". This is not proof of loss: the stream may have stored it, so posting again can"
             + " duplicate it.",
         cause);
-  }
-
-  /** Redis's error word (NOPERM, OOM, WRONGTYPE, ...), never the command's arguments. */
-  private static String firstWord(JedisDataException e) {
-    String message = e.getMessage() == null ? "" : e.getMessage().strip();
-    int space = message.indexOf(' ');
-    return space > 0 ? message.substring(0, space) : message;
   }
 }
