@@ -89,6 +89,20 @@ public final class PrivateRedisServer implements AutoCloseable {
     process.waitFor();
   }
 
+  /** SIGSTOP: the process stays, its connections stay open, nothing answers. */
+  public void pause() throws Exception {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause}. */
+  public void resume() throws Exception {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws Exception {
+    new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor();
+  }
+
   @Override
   public void close() throws Exception {
     if (process != null && process.isAlive()) {
