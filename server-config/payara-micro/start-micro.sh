@@ -11,7 +11,7 @@
 #   MAILBOX_CONSOLE_USERNAME   console account (default admin)
 #   MAILBOX_CONSOLE_PASSWORD   console password (default: generated once into <data>/console-password)
 #   MAILBOX_PROVIDERS          providers the adapter starts (default mem,jdbc; add amqp for RabbitMQ,
-#                              kafka for Kafka)
+#                              kafka for Kafka, nats for NATS JetStream, redis for Redis Streams)
 #   MAILBOX_PROVIDER_JARS      jars of more providers (paths without spaces, space-separated): added to a
 #                              copy of the adapter's archive in the data folder, found by their factory
 #   MAILBOX_AMQP_URI           the RabbitMQ broker for amqp: (default amqp://guest:guest@127.0.0.1:5672/%2F)
@@ -20,6 +20,7 @@
 #   MAILBOX_KAFKA_QUEUE_ADDRESSES    kafka: mailbox patterns read as queues (share groups; default none)
 #   MAILBOX_NATS_URL                 the NATS server for nats: (default nats://127.0.0.1:4222)
 #   MAILBOX_NATS_CREATE_STREAM       true: nats: creates its stream MAILBOX on mailbox.> (default false)
+#   MAILBOX_REDIS_URL                the Redis server for redis: (default redis://127.0.0.1:6379)
 #   MAILBOX_DATASOURCE         h2 (default: embedded in the data folder) or postgresql
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER            for postgresql (default mailbox); MAILBOX_PG_PASSWORD if it needs one

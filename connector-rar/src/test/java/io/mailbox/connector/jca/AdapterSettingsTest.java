@@ -92,14 +92,14 @@ class AdapterSettingsTest {
   @Test
   void everyShippedProviderIsFoundThroughItsFactoryAndAnUnknownSchemeIsRefusedNamingThem() {
     assertThat(AdapterSettings.of(new MailboxResourceAdapter()).providers())
-        .containsOnlyKeys("amqp", "file", "jdbc", "kafka", "mem", "nats");
+        .containsOnlyKeys("amqp", "file", "jdbc", "kafka", "mem", "nats", "redis");
     MailboxResourceAdapter adapter = new MailboxResourceAdapter();
-    adapter.setEnabledProviders("mem, redis");
+    adapter.setEnabledProviders("mem, mqtt");
 
     assertThatThrownBy(() -> AdapterSettings.of(adapter))
         .hasMessageStartingWith("MBX-1003")
-        .hasMessageContaining("'redis'")
-        .hasMessageContaining("[amqp, file, jdbc, kafka, mem, nats]");
+        .hasMessageContaining("'mqtt'")
+        .hasMessageContaining("[amqp, file, jdbc, kafka, mem, nats, redis]");
   }
 
   @Test

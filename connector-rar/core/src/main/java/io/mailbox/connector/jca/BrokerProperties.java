@@ -2,9 +2,9 @@ package io.mailbox.connector.jca;
 
 /**
  * The bean properties of the shipped broker providers whose clients keep many settings, {@code
- * kafka:} and {@code nats:} (declared by their factories, checked like the rest by {@code
- * AdapterPropertiesTest}). Kept apart from {@link AdapterProperties} only to keep each class short;
- * a server sees them as the adapter's own properties.
+ * kafka:}, {@code nats:} and {@code redis:} (declared by their factories, checked like the rest by
+ * {@code AdapterPropertiesTest}). Kept apart from {@link AdapterProperties} only to keep each class
+ * short; a server sees them as the adapter's own properties.
  */
 public abstract class BrokerProperties {
   private String kafkaBootstrapServers = "127.0.0.1:9092";
@@ -28,6 +28,14 @@ public abstract class BrokerProperties {
   private Integer natsMaxReconnects = -1;
   private Long natsReconnectWaitMillis = 2_000L;
   private String natsDeduplicateByMessageId = "false";
+  private String redisUrl = "redis://127.0.0.1:6379";
+  private String redisKeyPrefix = "mailbox";
+  private String redisDefaultGroup = "mailbox";
+  private Long redisPublishTimeoutMillis = 15_000L;
+  private Long redisBlockMillis = 500L;
+  private Long redisLeaseMillis = 30_000L;
+  private Integer redisMaxDeliveries = 10;
+  private Integer redisMaxLength = 0;
 
   public String getKafkaBootstrapServers() {
     return kafkaBootstrapServers;
@@ -195,5 +203,69 @@ public abstract class BrokerProperties {
 
   public void setNatsDeduplicateByMessageId(String natsDeduplicateByMessageId) {
     this.natsDeduplicateByMessageId = natsDeduplicateByMessageId;
+  }
+
+  public String getRedisUrl() {
+    return redisUrl;
+  }
+
+  public void setRedisUrl(String redisUrl) {
+    this.redisUrl = redisUrl;
+  }
+
+  public String getRedisKeyPrefix() {
+    return redisKeyPrefix;
+  }
+
+  public void setRedisKeyPrefix(String redisKeyPrefix) {
+    this.redisKeyPrefix = redisKeyPrefix;
+  }
+
+  public String getRedisDefaultGroup() {
+    return redisDefaultGroup;
+  }
+
+  public void setRedisDefaultGroup(String redisDefaultGroup) {
+    this.redisDefaultGroup = redisDefaultGroup;
+  }
+
+  public Long getRedisPublishTimeoutMillis() {
+    return redisPublishTimeoutMillis;
+  }
+
+  public void setRedisPublishTimeoutMillis(Long redisPublishTimeoutMillis) {
+    this.redisPublishTimeoutMillis = redisPublishTimeoutMillis;
+  }
+
+  public Long getRedisBlockMillis() {
+    return redisBlockMillis;
+  }
+
+  public void setRedisBlockMillis(Long redisBlockMillis) {
+    this.redisBlockMillis = redisBlockMillis;
+  }
+
+  public Long getRedisLeaseMillis() {
+    return redisLeaseMillis;
+  }
+
+  public void setRedisLeaseMillis(Long redisLeaseMillis) {
+    this.redisLeaseMillis = redisLeaseMillis;
+  }
+
+  public Integer getRedisMaxDeliveries() {
+    return redisMaxDeliveries;
+  }
+
+  public void setRedisMaxDeliveries(Integer redisMaxDeliveries) {
+    this.redisMaxDeliveries = redisMaxDeliveries;
+  }
+
+  public Integer getRedisMaxLength() {
+    return redisMaxLength;
+  }
+
+  public void setRedisMaxLength(Integer redisMaxLength) {
+    this.redisMaxLength = redisMaxLength;
   }
 }
