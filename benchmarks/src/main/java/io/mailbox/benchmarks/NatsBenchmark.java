@@ -105,41 +105,13 @@ public final class NatsBenchmark {
                 + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
             round + 1, rawPublish, ourPublish, rawConsume, ourConsume, relayed, rawOneByOne);
       }
-      double publishRaw = OutboxBench.median(rates[0]);
-      double publishOurs = OutboxBench.median(rates[1]);
-      double consumeRaw = OutboxBench.median(rates[2]);
-      double consumeOurs = OutboxBench.median(rates[3]);
-      double oneByOne = OutboxBench.median(rates[4]);
-      double relayed = OutboxBench.median(rates[5]);
-      System.out.printf(
-          "%nmedian: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
-              + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
-          publishRaw, publishOurs, consumeRaw, consumeOurs, relayed, oneByOne);
-      System.out.printf(
-          "ratio publish provider / raw (same headers) = %.2f (target >= 0.9)%n",
-          publishOurs / publishRaw);
-      System.out.printf(
-          "ratio consume provider / raw = %.2f (target >= 0.9)%n", consumeOurs / consumeRaw);
-      System.out.printf(
-          "ratio relay / raw acknowledged publish one by one = %.2f%n", relayed / oneByOne);
-      System.out.printf(
-          "per-round ratios (median): publish %.2f, consume %.2f%n",
-          medianRatio(rates[1], rates[0]), medianRatio(rates[3], rates[2]));
+      BrokerBenchReport.print(rates, "acknowledged publish one by one");
       raw.jetStreamManagement().deleteStream(stream);
     } finally {
       provider.stop(false);
       database.close();
       System.exit(0);
     }
-  }
-
-  /** The median of the rounds' own ratios: steadier than a ratio of medians on a busy machine. */
-  private static double medianRatio(double[] ours, double[] raw) {
-    double[] ratios = new double[ours.length];
-    for (int i = 0; i < ours.length; i++) {
-      ratios[i] = ours[i] / raw[i];
-    }
-    return OutboxBench.median(ratios);
   }
 
   private static MailAddress address(String what, int round) {

@@ -3,13 +3,12 @@ package io.mailbox.connector.provider.redis;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.spi.Backoff;
 import io.mailbox.connector.spi.Receiver;
+import io.mailbox.connector.spi.SubscriberThreads;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -19,11 +18,11 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
- * The subscribers of each address in this process and the one reader thread they share. The reader
- * has a connection of its own and blocks on it for new entries ({@code redisBlockMillis}); every
- * second it also runs a reclaim pass, so entries a crashed process left pending, and entries handed
- * back for a retry, come out again. It reads while fewer than {@value #MAX_UNSETTLED} entries of
- * the address are unsettled here; the acknowledgements of what a batch settled at once go to Redis
+ * How the reader thread of an address ({@link SubscriberThreads}) reads Redis. The reader has a
+ * connection of its own and blocks on it for new entries ({@code redisBlockMillis}); every second
+ * it also runs a reclaim pass, so entries a crashed process left pending, and entries handed back
+ * for a retry, come out again. It reads while fewer than {@value #MAX_UNSETTLED} entries of the
+ * address are unsettled here; the acknowledgements of what a batch settled at once go to Redis
  * together after it. A failing read (Redis away) is retried after a pause doubling to 10 s; its
  * connection is dropped, and with it any read Redis may still answer.
  */
@@ -39,8 +38,8 @@ final class StreamReaders {
   private final BiConsumer<MailAddress, GroupReads.Taken> deliver;
   private final ToLongFunction<MailAddress> unsettled;
   private final Consumer<Runnable> inBatch;
-  private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
-  private final Map<MailAddress, Thread> readers = new ConcurrentHashMap<>();
+  private final SubscriberThreads threads =
+      new SubscriberThreads("mailbox-redis-reader-", this::read);
 
   StreamReaders(
       RedisLink link,
@@ -59,44 +58,29 @@ final class StreamReaders {
     this.inBatch = inBatch;
   }
 
-  /** Adds a receiver; the handle removes it, and the reader stops after the last one leaves. */
   AutoCloseable add(MailAddress address, Receiver receiver) {
-    List<Receiver> list = subscribers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
-    list.add(receiver);
-    readers.computeIfAbsent(address, this::startReader);
-    return () -> list.remove(receiver);
+    return threads.add(address, receiver);
   }
 
   List<Receiver> receivers(MailAddress address) {
-    return subscribers.getOrDefault(address, List.of()).stream()
-        .filter(Receiver::isActive)
-        .toList();
+    return threads.receivers(address);
   }
 
   Set<MailAddress> addresses() {
-    return subscribers.keySet();
+    return threads.addresses();
   }
 
-  /** Stops every reader (the provider stops); what they held is reclaimed after the lease. */
+  /** Stops every reader (the provider stops); what they held is handed back by the provider. */
   void stopAll() {
-    readers.values().forEach(Thread::interrupt);
-    readers.values().forEach(StreamReaders::join);
-    readers.clear();
+    threads.stopAll();
   }
 
-  private Thread startReader(MailAddress address) {
-    Thread thread = new Thread(() -> read(address), "mailbox-redis-reader-" + address.mailbox());
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
-  }
-
-  private void read(MailAddress address) {
+  private void read(MailAddress address, BooleanSupplier keepReading) {
     String key = stream.apply(address);
     Jedis connection = null;
     int failures = 0;
     try {
-      while (!Thread.currentThread().isInterrupted() && !receivers(address).isEmpty()) {
+      while (keepReading.getAsBoolean()) {
         try {
           if (connection == null) {
             connection = link.dedicated();
@@ -122,16 +106,12 @@ final class StreamReaders {
                 failures == 1 ? null : e);
           }
           connection = close(connection);
-          pause(Backoff.after(failures, Duration.ofMillis(200), Duration.ofSeconds(10)));
+          SubscriberThreads.pause(
+              Backoff.after(failures, Duration.ofMillis(200), Duration.ofSeconds(10)));
         }
       }
     } finally {
       close(connection);
-      readers.remove(address, Thread.currentThread());
-      // A subscriber that came while this reader was leaving gets a reader of its own.
-      if (!receivers(address).isEmpty() && !Thread.currentThread().isInterrupted()) {
-        readers.computeIfAbsent(address, this::startReader);
-      }
     }
   }
 
@@ -150,21 +130,5 @@ final class StreamReaders {
       }
     }
     return null;
-  }
-
-  private static void pause(Duration pause) {
-    try {
-      Thread.sleep(pause.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static void join(Thread thread) {
-    try {
-      thread.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }
