@@ -20,7 +20,10 @@ final class HeldEntries {
   record Held(MailAddress address, String key, StreamEntryID id) {}
 
   private final Map<String, Held> bySendId = new ConcurrentHashMap<>();
-  private final Set<String> entries = ConcurrentHashMap.newKeySet();
+  private final Set<EntryRef> entries = ConcurrentHashMap.newKeySet();
+
+  /** An entry of a stream, as a set member: no string built per lookup. */
+  private record EntryRef(String key, StreamEntryID id) {}
 
   void hold(MailMessage copy, Held held) {
     bySendId.put(copy.sendId().orElseThrow(), held);
@@ -79,7 +82,7 @@ final class HeldEntries {
     entries.clear();
   }
 
-  private static String entryKey(String key, StreamEntryID id) {
-    return key + ' ' + id;
+  private static EntryRef entryKey(String key, StreamEntryID id) {
+    return new EntryRef(key, id);
   }
 }

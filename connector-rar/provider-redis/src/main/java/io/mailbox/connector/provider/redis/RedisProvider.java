@@ -86,7 +86,7 @@ public final class RedisProvider extends TransportBase
     long lease = settings.lease().toMillis();
     this.reads = new GroupReads(link, groups, lease, held::contains);
     this.publisher =
-        new RedisPublisher(link, groups, settings.publishTimeout(), settings.maxLength());
+        new RedisPublisher(link, groups, keys, settings.publishTimeout(), settings.maxLength());
     this.acknowledgements = new Acknowledgements(reads);
     this.readers =
         new StreamReaders(
@@ -151,28 +151,18 @@ public final class RedisProvider extends TransportBase
 
   // ---- posting ---------------------------------------------------------------------------------
 
+  /** A record sent to another address than its own is a dead letter: it names its source. */
   @Override
   public void send(MailAddress topic, MailMessage copy) {
-    append(List.of(entry(topic, copy)));
+    publisher.send(topic, copy);
+    lastActivity.put(topic, now());
   }
 
   @Override
   public void sendAll(List<MailMessage> copies) {
-    List<RedisPublisher.Entry> entries = new ArrayList<>(copies.size());
-    copies.forEach(copy -> entries.add(entry(copy.to(), copy)));
-    append(entries);
-  }
-
-  /** A record sent to another address than its own is a dead letter: it names its source. */
-  private RedisPublisher.Entry entry(MailAddress topic, MailMessage copy) {
-    return new RedisPublisher.Entry(
-        topic, keys.stream(topic), StreamEntries.fields(copy, !topic.equals(copy.to())));
-  }
-
-  private void append(List<RedisPublisher.Entry> entries) {
-    publisher.append(entries);
+    publisher.sendAll(copies);
     Instant now = now();
-    entries.forEach(entry -> lastActivity.put(entry.address(), now));
+    copies.stream().map(MailMessage::to).distinct().forEach(to -> lastActivity.put(to, now));
   }
 
   // ---- subscriptions ---------------------------------------------------------------------------

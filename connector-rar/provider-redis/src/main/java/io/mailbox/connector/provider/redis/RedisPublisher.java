@@ -2,6 +2,7 @@ package io.mailbox.connector.provider.redis;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -25,12 +26,15 @@ import redis.clients.jedis.params.XAddParams;
 final class RedisPublisher {
   private final RedisLink link;
   private final ConsumerGroups groups;
+  private final StreamKeys keys;
   private final Duration bound;
   private final long maxLength;
 
-  RedisPublisher(RedisLink link, ConsumerGroups groups, Duration bound, long maxLength) {
+  RedisPublisher(
+      RedisLink link, ConsumerGroups groups, StreamKeys keys, Duration bound, long maxLength) {
     this.link = link;
     this.groups = groups;
+    this.keys = keys;
     this.bound = bound;
     this.maxLength = maxLength;
   }
@@ -38,9 +42,36 @@ final class RedisPublisher {
   /** One entry to append: the address it stands for, its stream and its fields. */
   record Entry(MailAddress address, String key, Map<String, String> fields) {}
 
+  /** Appends {@code copy} to the stream of {@code topic} (a dead letter when not its own). */
+  void send(MailAddress topic, MailMessage copy) {
+    boolean deadLetter = !topic.equals(copy.to());
+    append(List.of(new Entry(topic, keys.stream(topic), StreamEntries.fields(copy, deadLetter))));
+  }
+
+  /** Appends copies posted together, each to its own address's stream, in one pipeline. */
+  void sendAll(List<MailMessage> copies) {
+    List<Entry> entries = new ArrayList<>(copies.size());
+    MailAddress previous = null;
+    String key = null;
+    for (MailMessage copy : copies) {
+      if (!copy.to().equals(previous)) { // a batch is mostly one address: one mapping
+        previous = copy.to();
+        key = keys.stream(previous);
+      }
+      entries.add(new Entry(previous, key, StreamEntries.fields(copy, false)));
+    }
+    append(entries);
+  }
+
   /** Appends every entry, in order; returns once Redis stored them all. */
-  void append(List<Entry> entries) {
-    entries.forEach(entry -> groups.ensure(entry.key()));
+  private void append(List<Entry> entries) {
+    String ensured = null;
+    for (Entry entry : entries) {
+      if (!entry.key().equals(ensured)) { // a batch is mostly one stream: one lookup
+        groups.ensure(entry.key());
+        ensured = entry.key();
+      }
+    }
     List<StreamEntryID> ids = xadd(entries);
     for (int i = 0; i < entries.size(); i++) {
       if (ids.get(i) == null) { // the stream is gone since its group was made here
