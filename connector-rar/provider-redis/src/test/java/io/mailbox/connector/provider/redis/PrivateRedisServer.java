@@ -52,6 +52,15 @@ public final class PrivateRedisServer implements AutoCloseable {
   }
 
   public void start() throws Exception {
+    start(List.of());
+  }
+
+  /** Starts it again, asking clients for {@code password} ({@code requirepass}). */
+  public void startWithPassword(String password) throws Exception {
+    start(List.of("--requirepass", password));
+  }
+
+  private void start(List<String> extra) throws Exception {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -71,6 +80,7 @@ public final class PrivateRedisServer implements AutoCloseable {
     } else {
       command.addAll(List.of("--appendonly", "no"));
     }
+    command.addAll(extra);
     process = new ProcessBuilder(command).redirectErrorStream(true).start();
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (System.nanoTime() < deadline) {
