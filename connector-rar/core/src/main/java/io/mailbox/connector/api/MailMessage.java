@@ -164,6 +164,16 @@ public final class MailMessage implements Serializable {
       return this;
     }
 
+    /** The {@value PublishOptions#ORDERING_KEY} header: same key, same partition or order. */
+    public Builder orderingKey(String key) {
+      return header(PublishOptions.ORDERING_KEY, key);
+    }
+
+    /** The {@value PublishOptions#DEDUPLICATION_ID} header: the transport's native dedupe. */
+    public Builder deduplicationId(String id) {
+      return header(PublishOptions.DEDUPLICATION_ID, id);
+    }
+
     public Builder meta(String name, String value) {
       if (name == null || name.isBlank() || value == null) {
         throw new MailboxException(

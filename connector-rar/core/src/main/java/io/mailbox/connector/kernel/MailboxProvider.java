@@ -11,6 +11,7 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.PublishOptions;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Leasing;
@@ -197,6 +198,7 @@ public final class MailboxProvider {
   public MailMessage post(MailMessage message) {
     guard.requireStarted(started);
     guard.requireOwnScheme(message.to());
+    PublishOptions.check(message);
     MailMessage stamped = Stamps.atSendBoundary(message, transport.clock().instant());
     transport.send(stamped.to(), stamped);
     return stamped;
@@ -214,6 +216,7 @@ public final class MailboxProvider {
   public List<MailMessage> postAll(List<MailMessage> messages) {
     guard.requireStarted(started);
     messages.forEach(message -> guard.requireOwnScheme(message.to()));
+    messages.forEach(PublishOptions::check);
     List<MailMessage> stamped =
         messages.stream()
             .map(message -> Stamps.atSendBoundary(message, transport.clock().instant()))

@@ -2,13 +2,15 @@ package io.mailbox.connector.spi;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.PublishOptions;
 import io.mailbox.connector.api.SystemHeaders;
 
 /**
  * The rule for headers of messages a foreign producer wrote on a broker: a header is carried only
  * when its name is safe (no control or format characters, at most {@value #MAX_NAME_CHARS}
  * characters) and its value is made plain text without control characters, cut at {@value
- * #MAX_VALUE_CHARS} characters. A transport drops and counts the rest, never echoing it.
+ * #MAX_VALUE_CHARS} characters and as many UTF-8 bytes (what a post accepts again). A transport
+ * drops and counts the rest, never echoing it.
  *
  * <p>On the wire, brokers carry a message's sender as {@value #FROM} and its meta as {@value
  * #META_PREFIX}{@code <name>} headers beside its own headers; {@link #carry} reads them back.
@@ -30,11 +32,12 @@ public final class ForeignHeaders {
    * become the sender and meta, other {@code mbx-} headers stay headers — but only on a message
    * {@code ours} (written by this product): a foreign producer cannot set our bookkeeping. Returns
    * false, and carries nothing, for a header that must be dropped (unsafe name, no value, foreign
-   * {@code mbx-}, an unreadable sender); the caller counts it. {@code value} must be plain already.
+   * {@code mbx-}, a name a broker acts on ({@link PublishOptions#isReserved}), an unreadable
+   * sender); the caller counts it. {@code value} must be plain already.
    */
   public static boolean carry(MailMessage.Builder copy, String name, String value, boolean ours) {
-    if (!isSafeName(name) || value == null) {
-      return false;
+    if (!isSafeName(name) || value == null || (!ours && PublishOptions.isReserved(name))) {
+      return false; // a reserved name (traceparent, x-death, ...) would be refused at a re-post
     }
     if (!name.startsWith(SystemHeaders.PREFIX)) {
       copy.header(name, value);
@@ -73,19 +76,39 @@ public final class ForeignHeaders {
     return true;
   }
 
-  /** {@code text} without control or format characters, cut at {@value #MAX_VALUE_CHARS}. */
+  /**
+   * {@code text} without control or format characters, cut at {@value #MAX_VALUE_CHARS} characters
+   * and UTF-8 bytes.
+   */
   public static String plainText(String text) {
-    if (text.length() <= MAX_VALUE_CHARS && isPlain(text)) {
+    if (text.length() <= MAX_VALUE_CHARS && isPlain(text) && fitsBytes(text)) {
       return text; // the common case, on every header of every record: no copy
     }
     StringBuilder clean = new StringBuilder(Math.min(text.length(), MAX_VALUE_CHARS));
+    int bytes = 0;
     for (int i = 0; i < text.length() && clean.length() < MAX_VALUE_CHARS; i++) {
       char c = text.charAt(i);
-      if (!isUnsafe(c)) {
-        clean.append(c);
+      if (isUnsafe(c)) {
+        continue;
       }
+      // UTF-8 bytes of this char: a surrogate pair's 4 are counted 2 + 2.
+      int size = c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+      if (bytes + size > MAX_VALUE_CHARS) {
+        break; // at most as many UTF-8 bytes as characters: it can be posted again
+      }
+      bytes += size;
+      clean.append(c);
+    }
+    if (clean.length() > 0 && Character.isHighSurrogate(clean.charAt(clean.length() - 1))) {
+      clean.setLength(clean.length() - 1); // never half a character
     }
     return clean.toString();
+  }
+
+  /** Whether {@code text} is at most {@value #MAX_VALUE_CHARS} UTF-8 bytes (checked when long). */
+  private static boolean fitsBytes(String text) {
+    return text.length() * 3 <= MAX_VALUE_CHARS
+        || text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_VALUE_CHARS;
   }
 
   private static boolean isPlain(String text) {

@@ -306,7 +306,7 @@ class CrashSafeTransactionalPostsTest {
         .id(id)
         .from("mem:orders@shop/desk")
         .body(body)
-        .header("traceparent", "00-" + id)
+        .header("correlation", "00-" + id)
         .meta("tenant", "acme")
         .build();
   }
@@ -340,7 +340,7 @@ class CrashSafeTransactionalPostsTest {
         next = adapter.kernel().fetch(INBOX)) {
       MailMessage.Builder copy = next.get().toBuilder();
       next.get().headers().keySet().stream()
-          .filter(name -> !name.equals("traceparent"))
+          .filter(name -> !name.equals("correlation"))
           .forEach(copy::removeHeader);
       fetched.add(copy.build());
     }

@@ -143,7 +143,7 @@ class RedisInteropIT {
   @Test
   void aPlainEntryWithoutABodyIsDeadLetteredAtOnce() {
     assertThat(provider.fetch(orders, FetchOptions.autoAck())).isEmpty();
-    plain.xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("payload", "not where we look"));
+    plain.xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("data", "not where we look"));
 
     assertThat(provider.fetch(orders, FetchOptions.leased())).isEmpty();
 
@@ -151,7 +151,7 @@ class RedisInteropIT {
     assertThat(dead).hasSize(1);
     assertThat(dead.get(0).getFields())
         .containsEntry(SystemHeaders.DEAD_LETTER_REASON, "missing-body")
-        .containsEntry("payload", "not where we look");
+        .containsEntry("data", "not where we look");
     assertThat(plain.xpending(stream, "mailbox").getTotal()).isZero();
   }
 }
