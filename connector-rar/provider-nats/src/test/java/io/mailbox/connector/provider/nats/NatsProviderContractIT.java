@@ -13,10 +13,12 @@ import org.junit.jupiter.api.AfterAll;
  * a stream of its own, created by the provider.
  */
 class NatsProviderContractIT extends ProviderContract {
+  /** This run's streams only: another build on the same server keeps its own. */
+  private static final String RUN = "KIT_" + UUID.randomUUID().toString().substring(0, 6) + "_";
 
   @AfterAll
   static void deleteTheKitsStreams() throws Exception {
-    NatsServer.deleteStreams("KIT_");
+    NatsServer.deleteStreams(RUN);
   }
 
   @Override
@@ -25,7 +27,7 @@ class NatsProviderContractIT extends ProviderContract {
     NatsSettings settings =
         NatsSettings.defaults()
             .withUrl(NatsServer.url())
-            .withCreatedStream("KIT_" + run, "kit-" + run);
+            .withCreatedStream(RUN + run, "kit-" + run);
     return new NatsProvider(settings, Clock.systemUTC(), new ExecutorScheduler());
   }
 

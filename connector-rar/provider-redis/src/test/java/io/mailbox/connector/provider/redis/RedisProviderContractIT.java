@@ -13,17 +13,19 @@ import org.junit.jupiter.api.AfterAll;
  * its own.
  */
 class RedisProviderContractIT extends ProviderContract {
+  /** This run's keys only: another build on the same server keeps its own. */
+  private static final String RUN = "kit-" + UUID.randomUUID().toString().substring(0, 6) + "-";
 
   @AfterAll
   static void deleteTheKitsStreams() {
-    RedisServer.deleteKeys("kit-");
+    RedisServer.deleteKeys(RUN);
   }
 
   @Override
   protected Transport newTransport() {
     String run = UUID.randomUUID().toString().substring(0, 8);
     RedisSettings settings =
-        RedisSettings.defaults().withUrl(RedisServer.url()).withKeyPrefix("kit-" + run);
+        RedisSettings.defaults().withUrl(RedisServer.url()).withKeyPrefix(RUN + run);
     return new RedisProvider(settings, Clock.systemUTC(), new ExecutorScheduler());
   }
 
