@@ -28,7 +28,7 @@ public final class MailMessage implements Serializable {
     this.to = builder.to;
     this.from = builder.from;
     this.body = builder.body;
-    this.headers = Collections.unmodifiableMap(builder.handOverHeaders());
+    this.headers = Collections.unmodifiableSortedMap(builder.handOverHeaders());
     this.meta =
         builder.meta.isEmpty()
             ? Map.of()
@@ -86,8 +86,15 @@ public final class MailMessage implements Serializable {
   /** A builder pre-filled with this message, for stamping copies. */
   public Builder toBuilder() {
     Builder builder = new Builder().id(id).to(to).from(from).body(body);
-    builder.headers.putAll(headers);
-    builder.meta.putAll(meta);
+    // A copy of a sorted map is built in one pass, not one insertion per header: stamping a copy
+    // is the kernel's per-message hot path.
+    builder.headers =
+        headers instanceof java.util.SortedMap<String, String> sorted
+            ? new TreeMap<>(sorted)
+            : new TreeMap<>(headers);
+    if (!meta.isEmpty()) {
+      builder.meta.putAll(meta);
+    }
     return builder;
   }
 

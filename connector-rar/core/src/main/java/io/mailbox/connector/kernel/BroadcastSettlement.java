@@ -46,7 +46,8 @@ final class BroadcastSettlement {
     MailMessage handedOut = Stamps.handOut(copy);
     AtomicLong counter = inFlight.computeIfAbsent(topic, ignored -> new AtomicLong());
     counter.incrementAndGet();
-    List<DeliveryOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
+    List<DeliveryOutcome> outcomes =
+        receivers.size() == 1 ? null : Collections.synchronizedList(new ArrayList<>());
     AtomicInteger remaining = new AtomicInteger(receivers.size());
     RetryPolicy providerPolicy = providerRetryPolicy.get();
     Duration timeout = settleTimeout.get();
@@ -66,6 +67,11 @@ final class BroadcastSettlement {
               () -> LOG.info(() -> "Retries exhausted for " + handedOut + " at " + topic),
               outcome -> {
                 receiver.untrack(self[0]);
+                if (outcomes == null) { // one receiver, the common case: no list to gather
+                  counter.decrementAndGet();
+                  settle(topic, handedOut, List.of(outcome));
+                  return;
+                }
                 outcomes.add(outcome);
                 if (remaining.decrementAndGet() == 0) {
                   counter.decrementAndGet();
@@ -78,6 +84,10 @@ final class BroadcastSettlement {
   }
 
   private void settle(MailAddress topic, MailMessage copy, List<DeliveryOutcome> outcomes) {
+    if (outcomes.size() == 1 && outcomes.get(0).handled()) {
+      settlement.acknowledge(topic, copy); // the common case, without a stream per message
+      return;
+    }
     List<DeliveryOutcome> failed = outcomes.stream().filter(o -> !o.handled()).toList();
     if (failed.size() < outcomes.size()) {
       settlement.acknowledge(topic, copy);

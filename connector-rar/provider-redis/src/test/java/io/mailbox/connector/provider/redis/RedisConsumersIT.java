@@ -120,6 +120,8 @@ class RedisConsumersIT {
             }
           });
       Eventually.await("handled", Duration.ofSeconds(15), () -> handled.contains("after"));
+      provider.stop(false); // before the server goes: its end would be a second outage
+      provider = null;
     } finally {
       logger.removeHandler(capture);
     }
