@@ -40,7 +40,8 @@ final class RedisLink implements AutoCloseable {
   private final HostAndPort server;
   private volatile RedisClient client;
   private Jedis probe; // guarded by this
-  private volatile boolean down;
+  private final java.util.concurrent.atomic.AtomicBoolean down =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile Instant probedAt = Instant.MIN;
   private volatile boolean lastProbe;
 
@@ -202,8 +203,7 @@ final class RedisLink implements AutoCloseable {
 
   /** A command failed for want of Redis: WARNING at the first of an outage, FINE after. */
   void failed(String what, Throwable e) {
-    if (!down) {
-      down = true;
+    if (down.compareAndSet(false, true)) { // one WARNING per outage, whichever thread sees it
       lastProbe = false;
       LOG.warning(
           () ->
@@ -221,8 +221,7 @@ final class RedisLink implements AutoCloseable {
 
   /** A command was answered: an outage, if there was one, is over. */
   void answered() {
-    if (down) {
-      down = false;
+    if (down.compareAndSet(true, false)) {
       LOG.info(() -> "Redis at " + settings.shownUrl() + " answers again");
     }
   }
