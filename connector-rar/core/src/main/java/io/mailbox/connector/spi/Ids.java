@@ -17,4 +17,15 @@ public final class Ids {
     long least = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
     return new UUID(most, least).toString();
   }
+
+  /**
+   * A name-based (version-3) UUID of {@code parts}: the same parts give the same id. For the key of
+   * a foreign message a transport identifies itself (a stream and entry id, a topic, partition and
+   * offset), so every delivery of that message has the same key.
+   */
+  public static String stable(String... parts) {
+    return UUID.nameUUIDFromBytes(
+            String.join("\u0000", parts).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .toString();
+  }
 }

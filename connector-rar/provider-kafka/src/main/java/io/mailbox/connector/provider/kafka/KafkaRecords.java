@@ -21,10 +21,13 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * #MESSAGE_ID}, the sender address as {@code mbx-from}, meta as {@code mbx-meta-<name>} and {@value
  * #PRODUCER} = {@code mailbox} to mark records we wrote.
  *
- * <p>In: a record of ours keeps all of that. A record from a foreign producer gets a fresh send id
- * (its key), the record's timestamp as its send time, its key as the message id (else the send id)
- * and only headers that are safe ({@link ForeignHeaders}) and not {@code mbx-} (ours to set); the
- * rest is dropped and counted, never echoed.
+ * <p>In: a record of ours keeps all of that. A record from a foreign producer is identified by
+ * where it is: its message id is {@code <topic>:<partition>:<offset>} and its send id a UUID made
+ * from those (the same at every delivery, so a consumer inbox recognizes a redelivery, and two
+ * records never share one — a record key is shared by every record of an entity, so it is not an
+ * id); its key becomes its {@value #ORDERING_KEY} header (when at most 128 UTF-8 bytes), the
+ * record's timestamp its send time; only headers that are safe ({@link ForeignHeaders}) and not
+ * {@code mbx-} (ours to set) are kept; the rest is dropped and counted, never echoed.
  */
 final class KafkaRecords {
   private static final java.util.logging.Logger LOG =
@@ -73,10 +76,17 @@ final class KafkaRecords {
       }
     }
     if (!ours) {
-      String key = Ids.next();
-      copy.header(SystemHeaders.SEND_ID, key);
+      copy.header(SystemHeaders.SEND_ID, foreignKey(record));
       copy.header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString());
-      messageId = record.key() == null ? key : ForeignHeaders.plainText(text(record.key()));
+      messageId = record.topic() + ":" + record.partition() + ":" + record.offset();
+      String partitionKey =
+          record.key() == null ? null : ForeignHeaders.plainText(text(record.key()));
+      if (partitionKey != null
+          && !partitionKey.isBlank()
+          && partitionKey.getBytes(StandardCharsets.UTF_8).length <= 128
+          && record.headers().lastHeader(ORDERING_KEY) == null) { // its own header wins
+        copy.header(ORDERING_KEY, partitionKey);
+      }
     }
     if (messageId != null && !messageId.isBlank()) {
       copy.id(messageId);
@@ -120,15 +130,21 @@ final class KafkaRecords {
    * under a fresh send id, every header dropped and counted — delivered, never the reader's end.
    */
   static Received bare(MailAddress address, ConsumerRecord<byte[], byte[]> record) {
-    String key = Ids.next();
+    String key = foreignKey(record);
     MailMessage copy =
         MailMessage.to(address)
-            .id(key)
+            .id(record.topic() + ":" + record.partition() + ":" + record.offset())
             .body(text(record.value()))
             .header(SystemHeaders.SEND_ID, key)
             .header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString())
             .build();
     return new Received(copy, record.headers().toArray().length);
+  }
+
+  /** The key of a foreign record: the same at every delivery of it, unique in the cluster. */
+  private static String foreignKey(ConsumerRecord<byte[], byte[]> record) {
+    return Ids.stable(
+        record.topic(), Integer.toString(record.partition()), Long.toString(record.offset()));
   }
 
   private static boolean isOurs(ConsumerRecord<byte[], byte[]> record) {

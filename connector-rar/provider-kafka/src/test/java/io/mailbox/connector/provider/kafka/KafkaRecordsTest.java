@@ -70,7 +70,7 @@ class KafkaRecordsTest {
   }
 
   @Test
-  void aForeignRecordGetsAFreshSendIdAndLosesForgedSystemHeadersAndUnsafeOnes() {
+  void aForeignRecordIsIdentifiedByWhereItIsAndLosesForgedSystemHeadersAndUnsafeOnes() {
     RecordHeaders headers = new RecordHeaders();
     headers.add(SystemHeaders.SEND_ID, bytes("forged"));
     headers.add(SystemHeaders.ROUND, bytes("9"));
@@ -97,7 +97,13 @@ class KafkaRecordsTest {
     assertThat(copy.sendId()).isPresent().get().isNotEqualTo("forged");
     assertThat(copy.header(SystemHeaders.ROUND)).isEmpty();
     assertThat(copy.header(SystemHeaders.SENT_AT)).contains("1970-01-01T00:00:01Z");
-    assertThat(copy.id()).isEqualTo("key-1");
+    assertThat(copy.id())
+        .as("topic:partition:offset, not the key every record of an entity shares")
+        .isEqualTo(foreign.topic() + ":" + foreign.partition() + ":" + foreign.offset());
+    assertThat(copy.header(KafkaRecords.ORDERING_KEY)).contains("key-1");
+    assertThat(KafkaRecords.read(INBOX, foreign).copy().sendId())
+        .as("the same key at every delivery")
+        .isEqualTo(copy.sendId());
     assertThat(copy.header("note")).contains("line oneline two");
     assertThat(received.droppedHeaders()).isEqualTo(4); // two forged, one unsafe name, one null
   }

@@ -22,11 +22,12 @@ import java.util.Map;
  * JetStream message id ({@code Nats-Msg-Id}): the {@value #DEDUPLICATION_ID} header when present,
  * else the message id when {@code natsDeduplicateByMessageId} is on.
  *
- * <p>In: a message of ours keeps all of that. A message from a foreign publisher gets a fresh send
- * id, the stream's timestamp as its send time, its {@code Nats-Msg-Id} as its message id (else the
- * send id) and only headers that are safe ({@link ForeignHeaders}), not {@code mbx-} and not the
- * server's {@code Nats-}; the rest is dropped and counted, never echoed. On both, the delivery
- * count the server keeps becomes the round ({@code mbx-round} = deliveries before this one).
+ * <p>In: a message of ours keeps all of that. A message from a foreign publisher gets a send id
+ * made from where the stream stored it (the same at every delivery), the stream's timestamp as its
+ * send time, its {@code Nats-Msg-Id} as its message id (else {@code <stream>:<sequence>}) and only
+ * headers that are safe ({@link ForeignHeaders}), not {@code mbx-} and not the server's {@code
+ * Nats-}; the rest is dropped and counted, never echoed. On both, the delivery count the server
+ * keeps becomes the round ({@code mbx-round} = deliveries before this one).
  */
 final class NatsMessages {
   static final String MESSAGE_ID = "mbx-message-id";
@@ -86,11 +87,12 @@ final class NatsMessages {
       }
     }
     if (!ours) {
-      String key = Ids.next();
+      String position = position(message);
+      String key = position == null ? Ids.next() : Ids.stable(position);
       copy.header(SystemHeaders.SEND_ID, key);
       copy.header(SystemHeaders.SENT_AT, storedAt(message).toString());
       if (messageId == null) {
-        messageId = key;
+        messageId = position == null ? key : position;
       }
     }
     if (messageId != null && !messageId.isBlank()) {
@@ -108,7 +110,8 @@ final class NatsMessages {
     try {
       return read(address, message);
     } catch (RuntimeException unreadable) {
-      String key = Ids.next();
+      String position = position(message);
+      String key = position == null ? Ids.next() : Ids.stable(position);
       MailMessage copy =
           MailMessage.to(address)
               .id(key)
@@ -119,6 +122,18 @@ final class NatsMessages {
       int dropped = message.hasHeaders() ? message.getHeaders().size() : 0;
       return new Received(copy, dropped);
     }
+  }
+
+  /**
+   * Where a JetStream message is stored, {@code <stream>:<sequence>}: the same at every delivery,
+   * so a foreign message's key and (without a {@code Nats-Msg-Id}) its id let a consumer inbox
+   * recognize a redelivery. Null for a plain NATS message.
+   */
+  private static String position(Message message) {
+    if (!message.isJetStream()) {
+      return null;
+    }
+    return message.metaData().getStream() + ":" + message.metaData().streamSequence();
   }
 
   private static Instant storedAt(Message message) {

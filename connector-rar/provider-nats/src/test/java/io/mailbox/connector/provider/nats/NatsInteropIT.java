@@ -92,6 +92,32 @@ class NatsInteropIT {
   }
 
   @Test
+  void aPlainMessageWithoutAnIdKeepsOneIdAndKeyAcrossItsDeliveries() throws Exception {
+    assertThat(provider.fetch(orders, FetchOptions.autoAck())).isEmpty(); // the consumer exists
+    plain.jetStream().publish(names.subject(orders), "{\"n\":3}".getBytes(StandardCharsets.UTF_8));
+
+    List<Delivery> first = new ArrayList<>();
+    Eventually.await(
+        "the plain message fetched",
+        Duration.ofSeconds(10),
+        () -> first.addAll(provider.fetch(orders, FetchOptions.leased())) || !first.isEmpty());
+    MailMessage message = first.get(0).message();
+    assertThat(message.id()).as("where the stream stored it").matches(stream + ":\\d+");
+    assertThat(first.get(0).settle(io.mailbox.connector.api.Disposition.UNHANDLED)).isTrue();
+    List<Delivery> again = new ArrayList<>();
+    Eventually.await(
+        "delivered again",
+        Duration.ofSeconds(10),
+        () -> again.addAll(provider.fetch(orders, FetchOptions.leased())) || !again.isEmpty());
+
+    assertThat(again.get(0).message().id()).isEqualTo(message.id());
+    assertThat(again.get(0).key())
+        .as("the same key: an inbox sees a redelivery")
+        .isEqualTo(first.get(0).key());
+    assertThat(again.get(0).ack()).isTrue();
+  }
+
+  @Test
   void aPostIsReadByAPlainConsumerWithOurHeaders() throws Exception {
     provider.post(
         MailMessage.to(orders).id("o-1").body("{\"n\":2}").header("tenant", "eu").build());

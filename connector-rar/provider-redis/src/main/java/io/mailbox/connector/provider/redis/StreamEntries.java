@@ -4,11 +4,10 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.ForeignHeaders;
-import java.nio.charset.StandardCharsets;
+import io.mailbox.connector.spi.Ids;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.UUID;
 import redis.clients.jedis.StreamEntryID;
 
 /**
@@ -109,6 +108,6 @@ final class StreamEntries {
 
   /** The same at every delivery of the entry, and never the same for two entries. */
   private static String foreignSendId(String key, StreamEntryID id) {
-    return UUID.nameUUIDFromBytes((key + " " + id).getBytes(StandardCharsets.UTF_8)).toString();
+    return Ids.stable(key, id.toString());
   }
 }
