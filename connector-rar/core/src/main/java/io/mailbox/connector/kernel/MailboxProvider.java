@@ -17,11 +17,9 @@ import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.ParkedRecords;
-import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Transport;
-import io.mailbox.connector.spi.TransportContext;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -66,7 +64,7 @@ public final class MailboxProvider {
         new BroadcastSettlement(
             settlement, transport.scheduler(), () -> retryPolicy, () -> deliverySettleTimeout);
     this.pull = new PullSettlement(transport, guard, settlement);
-    transport.attach(new Context());
+    transport.attach(new ProviderContext(this, broadcasts, settlement, deadLetters));
   }
 
   /** Puts {@code transport} under the kernel's rules; one provider per transport instance. */
@@ -370,43 +368,5 @@ public final class MailboxProvider {
     sizes.put("broadcastsInFlight", broadcasts.total());
     transport.bookkeeping(sizes);
     return Collections.unmodifiableMap(sizes);
-  }
-
-  /** The kernel's services as the transport sees them. */
-  private final class Context implements TransportContext {
-    @Override
-    public void dispatch(MailAddress topic, MailMessage copy, List<? extends Receiver> receivers) {
-      broadcasts.dispatch(topic, copy, receivers);
-    }
-
-    @Override
-    public void giveUpQueued(MailAddress topic, MailMessage copy, String reason, int deliveries) {
-      settlement.giveUp(topic, copy, reason, deliveries, null);
-    }
-
-    @Override
-    public long broadcastsInFlight(MailAddress topic) {
-      return broadcasts.inFlight(topic);
-    }
-
-    @Override
-    public Duration deliverySettleTimeout() {
-      return deliverySettleTimeout;
-    }
-
-    @Override
-    public boolean isStarted() {
-      return started;
-    }
-
-    @Override
-    public Optional<MailAddress> deadLetterSource(MailAddress address) {
-      return deadLetters.policy().flatMap(policy -> policy.sourceOf(address));
-    }
-
-    @Override
-    public Optional<MailAddress> deadLetterTopic(MailAddress address) {
-      return MailboxProvider.this.deadLetterTopic(address);
-    }
   }
 }

@@ -135,16 +135,23 @@ final class ConsumerGroups {
   }
 
   private static String newConsumerName() {
-    String host;
-    try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException | RuntimeException e) {
-      host = "host";
-    }
-    return host
+    return Host.NAME
         + "-"
         + ManagementFactory.getRuntimeMXBean().getPid()
         + "-"
         + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** The host name, looked up once (a lookup can wait on DNS), at the first consumer named. */
+  private static final class Host {
+    static final String NAME = lookUp();
+
+    private static String lookUp() {
+      try {
+        return java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.io.IOException | RuntimeException e) {
+        return "host";
+      }
+    }
   }
 }

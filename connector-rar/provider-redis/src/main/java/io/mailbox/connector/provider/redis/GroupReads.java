@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XClaimParams;
 import redis.clients.jedis.params.XPendingParams;
@@ -142,7 +143,7 @@ final class GroupReads {
   }
 
   private List<StreamPendingEntry> pendingIdle(
-      redis.clients.jedis.RedisClient redis, String key, StreamEntryID from, int count) {
+      RedisClient redis, String key, StreamEntryID from, int count) {
     return redis.xpending(
         key,
         groups.group(),

@@ -64,6 +64,7 @@ public final class RedisProvider extends TransportBase
   private final RedisPublisher publisher;
   private final StreamReaders readers;
   private final StreamViews views;
+  private final RedisStatus statuses;
   private final FetchLeases leases;
   private final HeldEntries held = new HeldEntries();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
@@ -100,6 +101,7 @@ public final class RedisProvider extends TransportBase
     this.leases = new FetchLeases(held, reads, clock);
     this.admission = new Admission(held, settings.maxDeliveries(), this::giveUpQueued);
     this.views = new StreamViews(link, groups, keys, lease, held::contains);
+    this.statuses = new RedisStatus(link, keys, groups, views);
     this.upkeep =
         new Upkeep(
             leases,
@@ -360,7 +362,7 @@ public final class RedisProvider extends TransportBase
             readers.receivers(address).size(),
             admission.droppedFields(),
             lastActivity.get(address));
-    return new RedisStatus(link, keys, groups, views).of(address, here);
+    return statuses.of(address, here);
   }
 
   /** The provider's streams in Redis (any server's) and the addresses used here. */
