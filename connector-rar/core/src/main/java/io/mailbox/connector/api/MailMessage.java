@@ -28,7 +28,7 @@ public final class MailMessage implements Serializable {
     this.to = builder.to;
     this.from = builder.from;
     this.body = builder.body;
-    this.headers = Collections.unmodifiableSortedMap(builder.handOverHeaders());
+    this.headers = builder.headers.handOver();
     this.meta =
         builder.meta.isEmpty()
             ? Map.of()
@@ -86,12 +86,9 @@ public final class MailMessage implements Serializable {
   /** A builder pre-filled with this message, for stamping copies. */
   public Builder toBuilder() {
     Builder builder = new Builder().id(id).to(to).from(from).body(body);
-    // A copy of a sorted map is built in one pass, not one insertion per header: stamping a copy
-    // is the kernel's per-message hot path.
-    builder.headers =
-        headers instanceof java.util.SortedMap<String, String> sorted
-            ? new TreeMap<>(sorted)
-            : new TreeMap<>(headers);
+    // The builder shares this message's header arrays until its first write: stamping a copy is
+    // the kernel's per-message hot path.
+    builder.headers = SortedHeaders.Writable.copyOf(headers);
     if (!meta.isEmpty()) {
       builder.meta.putAll(meta);
     }
@@ -132,8 +129,7 @@ public final class MailMessage implements Serializable {
     private MailAddress to;
     private MailAddress from;
     private String body;
-    private TreeMap<String, String> headers = new TreeMap<>();
-    private boolean headersHandedOver;
+    private SortedHeaders.Writable headers = new SortedHeaders.Writable();
     private final Map<String, String> meta = new TreeMap<>();
 
     private Builder() {}
@@ -167,7 +163,7 @@ public final class MailMessage implements Serializable {
         throw new MailboxException(
             ErrorCode.INVALID_MESSAGE, "Header names must be non-blank and values non-null.");
       }
-      writableHeaders().put(name, value);
+      headers.put(name, value);
       return this;
     }
 
@@ -191,23 +187,8 @@ public final class MailMessage implements Serializable {
     }
 
     public Builder removeHeader(String name) {
-      writableHeaders().remove(name);
+      headers.remove(name);
       return this;
-    }
-
-    // build() hands its header map to the message instead of copying it (a copy per stamp is the
-    // kernel's hot path); a builder used again after build() copies before it writes.
-    private TreeMap<String, String> writableHeaders() {
-      if (headersHandedOver) {
-        headers = new TreeMap<>(headers);
-        headersHandedOver = false;
-      }
-      return headers;
-    }
-
-    private TreeMap<String, String> handOverHeaders() {
-      headersHandedOver = true;
-      return headers;
     }
 
     public MailMessage build() {

@@ -18,11 +18,16 @@ final class Stamps {
    */
   static MailMessage atSendBoundary(MailMessage message, Instant now) {
     MailMessage.Builder copy = message.toBuilder();
-    message.headers().keySet().stream()
-        .filter(SystemHeaders::isSystemHeader)
-        .forEach(copy::removeHeader);
+    message
+        .headers()
+        .forEach(
+            (name, value) -> {
+              if (SystemHeaders.isSystemHeader(name)) {
+                copy.removeHeader(name);
+              }
+            });
     return copy.header(SystemHeaders.SEND_ID, Ids.next())
-        .header(SystemHeaders.SENT_AT, now.toString())
+        .header(SystemHeaders.SENT_AT, SentAt.format(now))
         .build();
   }
 
