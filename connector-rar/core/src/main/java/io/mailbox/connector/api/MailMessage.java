@@ -29,10 +29,7 @@ public final class MailMessage implements Serializable {
     this.from = builder.from;
     this.body = builder.body;
     this.headers = builder.headers.handOver();
-    this.meta =
-        builder.meta.isEmpty()
-            ? Map.of()
-            : Collections.unmodifiableMap(new TreeMap<>(builder.meta));
+    this.meta = builder.handOverMeta();
   }
 
   /** Starts a message to the given address; the address is parsed (and refused) right here. */
@@ -85,14 +82,13 @@ public final class MailMessage implements Serializable {
 
   /** A builder pre-filled with this message, for stamping copies. */
   public Builder toBuilder() {
-    Builder builder = new Builder().id(id).to(to).from(from).body(body);
-    // The builder shares this message's header arrays until its first write: stamping a copy is
-    // the kernel's per-message hot path.
-    builder.headers = SortedHeaders.Writable.copyOf(headers);
-    if (!meta.isEmpty()) {
-      builder.meta.putAll(meta);
-    }
-    return builder;
+    // The builder shares this message's headers and meta until its first write to them: stamping a
+    // copy is the kernel's per-message hot path.
+    return new Builder(SortedHeaders.Writable.copyOf(headers), meta)
+        .id(id)
+        .to(to)
+        .from(from)
+        .body(body);
   }
 
   @Override
@@ -129,10 +125,19 @@ public final class MailMessage implements Serializable {
     private MailAddress to;
     private MailAddress from;
     private String body;
-    private SortedHeaders.Writable headers = new SortedHeaders.Writable();
-    private final Map<String, String> meta = new TreeMap<>();
+    private final SortedHeaders.Writable headers;
+    // Read-only (shared with the message this builder came from) until the first write copies it.
+    private Map<String, String> meta;
+    private boolean metaWritable;
 
-    private Builder() {}
+    private Builder() {
+      this(new SortedHeaders.Writable(), Map.of());
+    }
+
+    private Builder(SortedHeaders.Writable headers, Map<String, String> meta) {
+      this.headers = headers;
+      this.meta = meta;
+    }
 
     public Builder id(String id) {
       this.id = id;
@@ -182,6 +187,10 @@ public final class MailMessage implements Serializable {
         throw new MailboxException(
             ErrorCode.INVALID_MESSAGE, "Meta names must be non-blank and values non-null.");
       }
+      if (!metaWritable) {
+        meta = new TreeMap<>(meta);
+        metaWritable = true;
+      }
       meta.put(name, value);
       return this;
     }
@@ -189,6 +198,15 @@ public final class MailMessage implements Serializable {
     public Builder removeHeader(String name) {
       headers.remove(name);
       return this;
+    }
+
+    private Map<String, String> handOverMeta() {
+      if (!metaWritable) {
+        return meta;
+      }
+      metaWritable = false;
+      meta = Collections.unmodifiableMap(meta);
+      return meta;
     }
 
     public MailMessage build() {

@@ -26,31 +26,19 @@ final class SentAt {
       last = second;
     }
     int nano = instant.getNano();
-    StringBuilder text = new StringBuilder(second.text().length() + 11).append(second.text());
-    if (nano != 0) {
-      text.append('.');
-      if (nano % 1_000_000 == 0) {
-        appendDigits(text, nano / 1_000_000, 3);
-      } else if (nano % 1_000 == 0) {
-        appendDigits(text, nano / 1_000, 6);
-      } else {
-        appendDigits(text, nano, 9);
+    int digits = nano == 0 ? 0 : nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
+    int fraction = digits == 3 ? nano / 1_000_000 : digits == 6 ? nano / 1_000 : nano;
+    String prefix = second.text();
+    char[] text = new char[prefix.length() + (digits == 0 ? 1 : digits + 2)];
+    prefix.getChars(0, prefix.length(), text, 0);
+    int at = text.length - 1;
+    text[at] = 'Z';
+    if (digits > 0) {
+      for (int i = 0; i < digits; i++, fraction /= 10) {
+        text[--at] = (char) ('0' + fraction % 10);
       }
+      text[--at] = '.';
     }
-    return text.append('Z').toString();
-  }
-
-  private static void appendDigits(StringBuilder text, int value, int digits) {
-    for (int divisor = pow10(digits - 1); divisor > 0; divisor /= 10) {
-      text.append((char) ('0' + (value / divisor) % 10));
-    }
-  }
-
-  private static int pow10(int exponent) {
-    int result = 1;
-    for (int i = 0; i < exponent; i++) {
-      result *= 10;
-    }
-    return result;
+    return new String(text);
   }
 }

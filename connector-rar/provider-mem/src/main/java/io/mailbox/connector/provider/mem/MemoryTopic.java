@@ -82,7 +82,8 @@ final class MemoryTopic {
     if (lease != null) {
       reclaimExpired(now);
     }
-    List<MailMessage> taken = new ArrayList<>();
+    // Sized for what can be taken: a fetch of one (every leased fetch) allocates no spare room.
+    List<MailMessage> taken = new ArrayList<>(Math.min(limit, queue.size()));
     while (taken.size() < limit && !queue.isEmpty()) {
       MailMessage copy = handOut.apply(queue.pollFirst());
       if (lease != null) {

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.params.XClaimParams;
@@ -26,7 +25,7 @@ import redis.clients.jedis.resps.StreamPendingEntry;
  * the next pass of any process after that delay hands it out again, with its delivery count up.
  */
 final class GroupReads {
-  static final int RECLAIM_PAGE = 10;
+  static final int RECLAIM_PAGE = 100;
   private static final long PASS_EVERY_NANOS = 1_000_000_000L;
 
   private final RedisLink link;
@@ -66,22 +65,41 @@ final class GroupReads {
                             Map.of(key, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY)))));
   }
 
-  /** New entries on a reader's own connection, waiting up to {@code blockMillis} for some. */
-  List<Taken> awaitNew(Jedis connection, String key, int limit, int blockMillis) {
-    return recoveringGroup(
-        key,
-        () ->
-            taken(
-                connection.xreadGroup(
-                    groups.group(),
-                    groups.consumer(),
-                    XReadGroupParams.xReadGroupParams().count(limit).block(blockMillis),
-                    Map.of(key, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY))));
+  /**
+   * Asks for new entries on a reader's own connection, Redis waiting up to {@code blockMillis} for
+   * some; {@link #answerNew} takes the answer.
+   */
+  void sendNew(ReaderConnection connection, String key, int limit, int blockMillis) {
+    connection.sendReadNew(groups.group(), groups.consumer(), key, limit, blockMillis);
   }
 
   /**
-   * A reclaim pass when one is due for {@code key}: a second after the last, or when an entry this
-   * process handed back is due.
+   * The entries the read sent on {@code connection} brought. None when Redis lost the group (it
+   * restarted without its data: the group is made again and the next read finds it), or when the
+   * stream was deleted while the read waited ({@code UNBLOCKED}: the next read finds the group gone
+   * and makes it again).
+   */
+  List<Taken> answerNew(ReaderConnection connection, String key) {
+    try {
+      return taken(connection.answer());
+    } catch (RuntimeException e) {
+      if (RedisLink.isRefusal(e, "UNBLOCKED")) {
+        groups.forget(key);
+        return List.of();
+      }
+      if (!RedisLink.isRefusal(e, "NOGROUP")) {
+        throw e;
+      }
+      groups.forget(key);
+      groups.ensure(key);
+      return List.of();
+    }
+  }
+
+  /**
+   * A reclaim pass when one is due for {@code key}: a second after the last, at once after a pass
+   * that found a full page (more may be idle: a crashed server's backlog comes back as fast as it
+   * is handled, not a page a second), or when an entry this process handed back is due.
    */
   List<Taken> reclaimIfDue(String key, int limit) {
     long now = System.nanoTime();
@@ -93,7 +111,10 @@ final class GroupReads {
     return reclaim(key, limit);
   }
 
-  /** One reclaim pass: up to {@code limit} (at most ten) entries idle longer than the lease. */
+  /**
+   * One reclaim pass: up to {@code limit} (at most {@value #RECLAIM_PAGE}) entries idle longer than
+   * the lease.
+   */
   List<Taken> reclaim(String key, int limit) {
     int page = Math.min(RECLAIM_PAGE, limit);
     return recoveringGroup(
@@ -115,6 +136,9 @@ final class GroupReads {
                     }
                   }
                   moveCursor(key, idle, page);
+                  if (idle.size() >= page) {
+                    nextPass.put(key, System.nanoTime()); // a full page: more may be idle
+                  }
                   Map<StreamEntryID, Long> delivered = new java.util.LinkedHashMap<>();
                   for (StreamPendingEntry pending : idle) {
                     if (!heldHere.test(key, pending.getID())) {

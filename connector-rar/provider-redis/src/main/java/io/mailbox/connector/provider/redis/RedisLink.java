@@ -171,10 +171,12 @@ final class RedisLink implements AutoCloseable {
    * A connection of a blocking reader's own, never shared: a read it abandoned (its socket timed
    * out) takes the connection with it, so no later command can receive what that read took.
    */
-  Jedis dedicated() {
-    Jedis jedis = new Jedis(server, config((int) settings.blockTime().toMillis() + CONNECT_MILLIS));
-    jedis.connect();
-    return jedis;
+  ReaderConnection dedicated() {
+    ReaderConnection connection =
+        new ReaderConnection(
+            server, config((int) settings.blockTime().toMillis() + CONNECT_MILLIS));
+    connection.connect();
+    return connection;
   }
 
   /** Whether Redis answered a PING within 2 s, reused for the probe interval. */

@@ -95,7 +95,7 @@ public final class RedisProvider extends TransportBase
             reads,
             keys::stream,
             (int) settings.blockTime().toMillis(),
-            this::onDelivery,
+            this::onBatch,
             this::unsettled,
             acknowledgements::inBatch);
     this.leases = new FetchLeases(held, reads, clock);
@@ -184,30 +184,38 @@ public final class RedisProvider extends TransportBase
     };
   }
 
-  /** One entry to the local subscribers; a failure hands it back for a retry in a second. */
-  private void onDelivery(MailAddress address, GroupReads.Taken taken) {
+  /**
+   * A reader's batch: the receivers and the time are looked up once, and again only when one of
+   * them left meanwhile (nothing goes to a subscriber after its unsubscribe).
+   */
+  private void onBatch(MailAddress address, List<GroupReads.Taken> batch) {
     String key = keys.stream(address);
-    try {
-      deliver(address, key, taken);
-    } catch (RuntimeException e) {
-      LOG.log(
-          Level.WARNING,
-          "Could not hand an entry of " + address + " over; it comes back in 1 s",
-          e);
-      held.drop(key, taken.entry().getID());
-      reads.requeue(key, taken.entry().getID(), FIRST_RETRY_DELAY.toMillis());
+    List<Receiver> receivers = readers.receivers(address);
+    lastActivity.put(address, now());
+    for (GroupReads.Taken taken : batch) {
+      try {
+        if (!receivers.stream().allMatch(Receiver::isActive)) {
+          receivers = readers.receivers(address);
+        }
+        deliver(address, key, taken, receivers);
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.WARNING,
+            "Could not hand an entry of " + address + " over; it comes back in 1 s",
+            e);
+        held.drop(key, taken.entry().getID());
+        reads.requeue(key, taken.entry().getID(), FIRST_RETRY_DELAY.toMillis());
+      }
     }
   }
 
-  private void deliver(MailAddress address, String key, GroupReads.Taken taken) {
-    List<Receiver> receivers = readers.receivers(address);
+  private void deliver(
+      MailAddress address, String key, GroupReads.Taken taken, List<Receiver> receivers) {
     if (receivers.isEmpty()) {
       reads.requeue(key, taken.entry().getID(), 0); // the last subscriber left: for the next
       return;
     }
-    Optional<MailMessage> copy = admission.admit(address, key, taken);
-    lastActivity.put(address, now());
-    copy.ifPresent(c -> dispatch(address, c, receivers));
+    admission.admit(address, key, taken).ifPresent(c -> dispatch(address, c, receivers));
   }
 
   private long unsettled(MailAddress address) {

@@ -14,7 +14,6 @@ import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -23,7 +22,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * it also runs a reclaim pass, so entries a crashed process left pending, and entries handed back
  * for a retry, come out again. It reads while fewer than {@value #MAX_UNSETTLED} entries of the
  * address are unsettled here; the acknowledgements of what a batch settled at once go to Redis
- * together after it. A failing read (Redis away) is retried after a pause doubling to 10 s; its
+ * together after it. While it hands a batch over, the next read is already on its way ({@link
+ * ReaderConnection}). A failing read (Redis away) is retried after a pause doubling to 10 s; its
  * connection is dropped, and with it any read Redis may still answer.
  */
 final class StreamReaders {
@@ -35,7 +35,7 @@ final class StreamReaders {
   private final GroupReads reads;
   private final Function<MailAddress, String> stream;
   private final int blockMillis;
-  private final BiConsumer<MailAddress, GroupReads.Taken> deliver;
+  private final BiConsumer<MailAddress, List<GroupReads.Taken>> deliver;
   private final ToLongFunction<MailAddress> unsettled;
   private final Consumer<Runnable> inBatch;
   private final SubscriberThreads threads =
@@ -46,7 +46,7 @@ final class StreamReaders {
       GroupReads reads,
       Function<MailAddress, String> stream,
       int blockMillis,
-      BiConsumer<MailAddress, GroupReads.Taken> deliver,
+      BiConsumer<MailAddress, List<GroupReads.Taken>> deliver,
       ToLongFunction<MailAddress> unsettled,
       Consumer<Runnable> inBatch) {
     this.link = link;
@@ -77,7 +77,7 @@ final class StreamReaders {
 
   private void read(MailAddress address, BooleanSupplier keepReading) {
     String key = stream.apply(address);
-    Jedis connection = null;
+    ReaderConnection connection = null;
     int failures = 0;
     try {
       while (keepReading.getAsBoolean()) {
@@ -85,13 +85,28 @@ final class StreamReaders {
           if (connection == null) {
             connection = link.dedicated();
           }
-          if (unsettled.applyAsLong(address) >= MAX_UNSETTLED) {
-            Thread.sleep(5);
-            continue;
+          if (!connection.hasOutstanding()) {
+            if (unsettled.applyAsLong(address) >= MAX_UNSETTLED) {
+              Thread.sleep(5);
+              continue;
+            }
+            List<GroupReads.Taken> reclaimed = reads.reclaimIfDue(key, GroupReads.RECLAIM_PAGE);
+            hand(address, reclaimed);
+            // While a reclaim pass brings entries back, new ones are read without waiting.
+            reads.sendNew(connection, key, BATCH, reclaimed.isEmpty() ? blockMillis : 0);
           }
-          hand(address, reads.reclaimIfDue(key, GroupReads.RECLAIM_PAGE));
-          hand(address, reads.awaitNew(connection, key, BATCH, blockMillis));
+          List<GroupReads.Taken> batch = reads.answerNew(connection, key);
           link.answered();
+          // Read ahead: the next batch is asked for before this one is handed over, so Redis and
+          // the network work while the subscribers do. Only with room under the bound for it, and
+          // only after a batch (after an empty answer the next read is a blocking one anyway).
+          if (!batch.isEmpty()
+              && keepReading.getAsBoolean()
+              && unsettled.applyAsLong(address) + batch.size() + BATCH <= MAX_UNSETTLED) {
+            reads.sendNew(connection, key, BATCH, blockMillis);
+            hand(address, reads.reclaimIfDue(key, GroupReads.RECLAIM_PAGE));
+          }
+          hand(address, batch);
           failures = 0;
         } catch (InterruptedException stopping) {
           Thread.currentThread().interrupt();
@@ -110,18 +125,42 @@ final class StreamReaders {
               Backoff.after(failures, Duration.ofMillis(200), Duration.ofSeconds(10)));
         }
       }
+      handBackReadAhead(address, key, connection);
     } finally {
       close(connection);
     }
   }
 
-  private void hand(MailAddress address, List<GroupReads.Taken> batch) {
-    if (!batch.isEmpty()) {
-      inBatch.accept(() -> batch.forEach(taken -> deliver.accept(address, taken)));
+  /**
+   * The reader stops with a read ahead outstanding: what it brought is pending with this process
+   * but held by nobody, so it is handed back at once (idle as if its lease ran out: the next
+   * reclaim pass, here or in another process, takes it) instead of waiting out the lease.
+   */
+  private void handBackReadAhead(MailAddress address, String key, ReaderConnection connection) {
+    if (connection == null || !connection.hasOutstanding()) {
+      return;
+    }
+    try {
+      for (GroupReads.Taken taken : reads.answerNew(connection, key)) {
+        reads.requeue(key, taken.entry().getID(), 0);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.FINE,
+          "A stopping reader of "
+              + address
+              + " could not hand its read-ahead back; it comes back after the lease",
+          e);
     }
   }
 
-  private static Jedis close(Jedis connection) {
+  private void hand(MailAddress address, List<GroupReads.Taken> batch) {
+    if (!batch.isEmpty()) {
+      inBatch.accept(() -> deliver.accept(address, batch));
+    }
+  }
+
+  private static ReaderConnection close(ReaderConnection connection) {
     if (connection != null) {
       try {
         connection.close();
