@@ -29,6 +29,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -86,7 +87,7 @@ public final class NatsProvider extends TransportBase
             link,
             this::prepare,
             this::bind,
-            this::onDelivery,
+            this::onBatch,
             held::count,
             acknowledgements::confirmBatch);
     this.pullers = new FetchPullers(link, this::prepare, this::bind);
@@ -169,16 +170,16 @@ public final class NatsProvider extends TransportBase
    * One pulled message to the local subscribers. A failure here (a dead-letter write refused) naks
    * it after a pause, so the rest of the batch goes on and it does not loop hot.
    */
-  private void onDelivery(MailAddress address, Message message) {
-    try {
-      deliver(address, message);
-    } catch (RuntimeException e) {
-      LOG.log(
-          java.util.logging.Level.WARNING,
-          "Could not hand a message of " + address + " over; it comes back in 1 s",
-          e);
-      held.drop(message);
-      message.nakWithDelay(FIRST_RETRY_DELAY);
+  /** A reader's batch, each message on its own; a failure hands one back for a retry in 1 s. */
+  private void onBatch(MailAddress address, List<Message> batch) {
+    for (Message message : batch) {
+      try {
+        deliver(address, message);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "Could not hand a message of " + address + " over (back in 1 s)", e);
+        held.drop(message);
+        message.nakWithDelay(FIRST_RETRY_DELAY);
+      }
     }
   }
 
@@ -198,9 +199,7 @@ public final class NatsProvider extends TransportBase
 
   private MailMessage read(MailAddress address, Message message) {
     NatsMessages.Received received = NatsMessages.readSafely(address, message);
-    if (received.droppedHeaders() > 0) {
-      droppedHeaders.addAndGet(received.droppedHeaders());
-    }
+    droppedHeaders.addAndGet(received.droppedHeaders());
     return received.copy();
   }
 
