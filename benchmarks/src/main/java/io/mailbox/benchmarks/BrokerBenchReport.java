@@ -31,7 +31,7 @@ final class BrokerBenchReport {
         medianRatio(rates[1], rates[0]), medianRatio(rates[3], rates[2]));
   }
 
-  private static double medianRatio(double[] ours, double[] raw) {
+  static double medianRatio(double[] ours, double[] raw) {
     double[] ratios = new double[ours.length];
     for (int i = 0; i < ours.length; i++) {
       ratios[i] = ours[i] / raw[i];

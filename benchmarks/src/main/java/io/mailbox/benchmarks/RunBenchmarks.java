@@ -3,6 +3,8 @@ package io.mailbox.benchmarks;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
@@ -11,8 +13,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs {@link KernelBenchmark} and prints each kernel path's cost as a ratio to the baseline
- * measured in the same run. Arguments: {@code [forks] [warmup iterations] [iterations] [seconds per
- * iteration]} (default 1 3 5 2).
+ * measured in the same run, with the bytes it allocates per operation (JMH's GC profiler).
+ * Arguments: {@code [forks] [warmup iterations] [iterations] [seconds per iteration]} (default 1 3
+ * 5 2).
  */
 public final class RunBenchmarks {
   private static final String BASELINE = "arrayBlockingQueueOfferPoll";
@@ -32,6 +35,7 @@ public final class RunBenchmarks {
             .warmupTime(TimeValue.seconds(seconds))
             .measurementIterations(iterations)
             .measurementTime(TimeValue.seconds(seconds))
+            .addProfiler(GCProfiler.class)
             .build();
     Collection<RunResult> results = new Runner(options).run();
 
@@ -39,19 +43,24 @@ public final class RunBenchmarks {
     for (RunResult result : results) {
       String name = result.getParams().getBenchmark();
       name = name.substring(name.lastIndexOf('.') + 1);
+      Result<?> allocated = result.getSecondaryResults().get("gc.alloc.rate.norm");
       scores.put(
           name,
           new double[] {
-            result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreError()
+            result.getPrimaryResult().getScore(),
+            result.getPrimaryResult().getScoreError(),
+            allocated == null ? Double.NaN : allocated.getScore()
           });
     }
     double baseline = scores.get(BASELINE)[0];
     System.out.println();
-    System.out.printf("%-30s %14s %12s %10s%n", "benchmark", "ns/op", "± error", "× baseline");
+    System.out.printf(
+        "%-30s %14s %12s %10s %12s%n", "benchmark", "ns/op", "± error", "× baseline", "bytes/op");
     for (Map.Entry<String, double[]> entry : scores.entrySet()) {
       double[] score = entry.getValue();
       System.out.printf(
-          "%-30s %14.1f %12.1f %10.1f%n", entry.getKey(), score[0], score[1], score[0] / baseline);
+          "%-30s %14.1f %12.1f %10.1f %12.0f%n",
+          entry.getKey(), score[0], score[1], score[0] / baseline, score[2]);
     }
   }
 }

@@ -11,7 +11,8 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * A message's headers: names sorted (as {@link String#compareTo}), held in two parallel arrays.
+ * A message's headers: names sorted (as {@link String#compareTo}), held in one array of name and
+ * value pairs.
  *
  * <p>Why not a {@code TreeMap}: every copy the kernel stamps (send boundary, hand-out, each
  * delivery attempt) used to rebuild a tree of a dozen nodes, which was half of the kernel's
@@ -26,27 +27,25 @@ final class SortedHeaders {
 
   private SortedHeaders() {}
 
-  /** The builder's side: copy-on-write arrays, shared with the last message built from them. */
+  /** The builder's side: a copy-on-write array, shared with the last message built from it. */
   static final class Writable {
-    private String[] names;
-    private String[] values;
+    private String[] entries; // name, value, name, value, ... sorted by name
     private int size;
     private boolean shared;
 
     Writable() {
-      this(NONE, NONE, 0, false);
+      this(NONE, 0, false);
     }
 
-    private Writable(String[] names, String[] values, int size, boolean shared) {
-      this.names = names;
-      this.values = values;
+    private Writable(String[] entries, int size, boolean shared) {
+      this.entries = entries;
       this.size = size;
       this.shared = shared;
     }
 
-    /** A writable set sharing {@code view}'s arrays: nothing is copied until the first write. */
+    /** A writable set sharing {@code view}'s array: nothing is copied until the first write. */
     static Writable of(View view) {
-      return new Writable(view.names, view.values, view.size, true);
+      return new Writable(view.entries, view.size, true);
     }
 
     /** Copies {@code headers} (any map) in name order. */
@@ -60,51 +59,48 @@ final class SortedHeaders {
     }
 
     void put(String name, String value) {
-      int at = Arrays.binarySearch(names, 0, size, name);
+      int at = search(entries, size, name);
       if (at >= 0) {
-        if (!value.equals(values[at])) {
-          ownArrays(0);
-          values[at] = value;
+        if (!value.equals(entries[2 * at + 1])) {
+          ownArray(0);
+          entries[2 * at + 1] = value;
         }
         return;
       }
       int insertAt = -at - 1;
-      ownArrays(1);
-      System.arraycopy(names, insertAt, names, insertAt + 1, size - insertAt);
-      System.arraycopy(values, insertAt, values, insertAt + 1, size - insertAt);
-      names[insertAt] = name;
-      values[insertAt] = value;
+      ownArray(1);
+      System.arraycopy(entries, 2 * insertAt, entries, 2 * insertAt + 2, 2 * (size - insertAt));
+      entries[2 * insertAt] = name;
+      entries[2 * insertAt + 1] = value;
       size++;
     }
 
     void remove(String name) {
-      int at = Arrays.binarySearch(names, 0, size, name);
+      int at = search(entries, size, name);
       if (at < 0) {
         return;
       }
-      ownArrays(0);
-      System.arraycopy(names, at + 1, names, at, size - at - 1);
-      System.arraycopy(values, at + 1, values, at, size - at - 1);
+      ownArray(0);
+      System.arraycopy(entries, 2 * at + 2, entries, 2 * at, 2 * (size - at - 1));
       size--;
-      names[size] = null;
-      values[size] = null;
+      entries[2 * size] = null;
+      entries[2 * size + 1] = null;
     }
 
-    /** The read-only view for a message; the arrays are shared until this builder writes again. */
+    /** The read-only view for a message; the array is shared until this builder writes again. */
     View handOver() {
       shared = true;
-      return size == 0 ? View.EMPTY : new View(names, values, size);
+      return size == 0 ? View.EMPTY : new View(entries, size);
     }
 
-    // Before a write: arrays of our own (when shared) with room for {@code more} entries.
-    private void ownArrays(int more) {
+    // Before a write: an array of our own (when shared) with room for {@code more} entries, and
+    // two to spare (a stamp usually writes two headers: one copy, not two).
+    private void ownArray(int more) {
       int needed = size + more;
-      if (!shared && needed <= names.length) {
+      if (!shared && 2 * needed <= entries.length) {
         return;
       }
-      int capacity = Math.max(needed + 2, 8);
-      names = Arrays.copyOf(names, capacity);
-      values = Arrays.copyOf(values, capacity);
+      entries = Arrays.copyOf(entries, 2 * (needed + 2));
       shared = false;
     }
   }
@@ -112,17 +108,15 @@ final class SortedHeaders {
   /** The read-only, name-ordered map of one message's headers. */
   static final class View extends AbstractMap<String, String> implements Serializable {
     private static final long serialVersionUID = 1L;
-    static final View EMPTY = new View(NONE, NONE, 0);
+    static final View EMPTY = new View(NONE, 0);
 
-    // Only the first size entries count; a builder may have grown the arrays for later writes,
-    // never touching these entries without copying first.
-    private final String[] names;
-    private final String[] values;
+    // Only the first size pairs count; a builder may have grown the array for later writes,
+    // never touching these pairs without copying first.
+    private final String[] entries;
     private final int size;
 
-    private View(String[] names, String[] values, int size) {
-      this.names = names;
-      this.values = values;
+    private View(String[] entries, int size) {
+      this.entries = entries;
       this.size = size;
     }
 
@@ -134,7 +128,7 @@ final class SortedHeaders {
     @Override
     public String get(Object name) {
       int at = indexOf(name);
-      return at >= 0 ? values[at] : null;
+      return at >= 0 ? entries[2 * at + 1] : null;
     }
 
     @Override
@@ -145,7 +139,7 @@ final class SortedHeaders {
     @Override
     public void forEach(BiConsumer<? super String, ? super String> action) {
       for (int i = 0; i < size; i++) {
-        action.accept(names[i], values[i]);
+        action.accept(entries[2 * i], entries[2 * i + 1]);
       }
     }
 
@@ -173,7 +167,7 @@ final class SortedHeaders {
                 throw new NoSuchElementException();
               }
               int at = next++;
-              return new SimpleImmutableEntry<>(names[at], values[at]);
+              return new SimpleImmutableEntry<>(entries[2 * at], entries[2 * at + 1]);
             }
           };
         }
@@ -181,7 +175,25 @@ final class SortedHeaders {
     }
 
     private int indexOf(Object name) {
-      return name instanceof String text ? Arrays.binarySearch(names, 0, size, text) : -1;
+      return name instanceof String text ? search(entries, size, text) : -1;
     }
+  }
+
+  /** Binary search of the names (even slots); as {@link Arrays#binarySearch} it returns. */
+  private static int search(String[] entries, int size, String name) {
+    int low = 0;
+    int high = size - 1;
+    while (low <= high) {
+      int middle = (low + high) >>> 1;
+      int order = entries[2 * middle].compareTo(name);
+      if (order < 0) {
+        low = middle + 1;
+      } else if (order > 0) {
+        high = middle - 1;
+      } else {
+        return middle;
+      }
+    }
+    return -(low + 1);
   }
 }

@@ -90,10 +90,9 @@ public final class DeliveryChain {
   private void attempt(int n) {
     backoff = null;
     attemptsSoFar = n;
-    MailMessage.Builder stamped =
-        copy.toBuilder().header(SystemHeaders.ATTEMPT, Integer.toString(n));
+    MailMessage.Builder stamped = copy.toBuilder().header(SystemHeaders.ATTEMPT, Stamps.count(n));
     if (policy != null) {
-      stamped.header(SystemHeaders.MAX_ATTEMPTS, Integer.toString(policy.maxAttempts()));
+      stamped.header(SystemHeaders.MAX_ATTEMPTS, Stamps.count(policy.maxAttempts()));
     }
     MailMessage attemptCopy = stamped.build();
     AtomicBoolean settled = new AtomicBoolean();

@@ -11,7 +11,21 @@ import java.time.Instant;
  * whoever hands a copy to a consumer bumps its {@code mbx-round}.
  */
 final class Stamps {
+  // Rounds and attempts are small numbers stamped on every copy: their texts are made once.
+  private static final String[] SMALL_COUNTS = new String[64];
+
+  static {
+    for (int i = 0; i < SMALL_COUNTS.length; i++) {
+      SMALL_COUNTS[i] = Integer.toString(i);
+    }
+  }
+
   private Stamps() {}
+
+  /** The text of a round or attempt count. */
+  static String count(int n) {
+    return n >= 0 && n < SMALL_COUNTS.length ? SMALL_COUNTS[n] : Integer.toString(n);
+  }
 
   /**
    * A fresh copy of {@code message} with its own send id and time; a sender's system headers go.
@@ -34,6 +48,6 @@ final class Stamps {
   /** The copy as handed out: its round is one more than before. */
   static MailMessage handOut(MailMessage queued) {
     int round = SystemHeaders.intHeader(queued, SystemHeaders.ROUND, 0) + 1;
-    return queued.toBuilder().header(SystemHeaders.ROUND, Integer.toString(round)).build();
+    return queued.toBuilder().header(SystemHeaders.ROUND, count(round)).build();
   }
 }
