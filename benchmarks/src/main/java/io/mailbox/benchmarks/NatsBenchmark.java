@@ -57,7 +57,19 @@ public final class NatsBenchmark {
 
   private NatsBenchmark() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    // Exits either way: threads of the clients (and Kafka's in-JVM broker) would keep it alive. A
+    // failure exits non-zero with its trace, never as a silent success.
+    try {
+      run(args);
+    } catch (Throwable failure) {
+      failure.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void run(String[] args) throws Exception {
     int messages = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     int batch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     int relayRows = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
@@ -133,7 +145,6 @@ public final class NatsBenchmark {
     } finally {
       provider.stop(false);
       database.close();
-      System.exit(0);
     }
   }
 
