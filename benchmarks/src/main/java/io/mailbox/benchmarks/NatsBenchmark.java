@@ -58,15 +58,7 @@ public final class NatsBenchmark {
   private NatsBenchmark() {}
 
   public static void main(String[] args) {
-    // Exits either way: threads of the clients (and Kafka's in-JVM broker) would keep it alive. A
-    // failure exits non-zero with its trace, never as a silent success.
-    try {
-      run(args);
-    } catch (Throwable failure) {
-      failure.printStackTrace();
-      System.exit(1);
-    }
-    System.exit(0);
+    ProviderBench.runThenExit(() -> run(args));
   }
 
   private static void run(String[] args) throws Exception {

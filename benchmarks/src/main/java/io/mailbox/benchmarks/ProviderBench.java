@@ -68,4 +68,24 @@ final class ProviderBench {
     double first = raw.rate();
     return new double[] {ours.rate(), first};
   }
+
+  /** A benchmark's body. */
+  @FunctionalInterface
+  interface Body {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs a broker benchmark and exits either way: threads of the clients (and Kafka's in-JVM
+   * broker) would keep the JVM alive. A failure exits 1 with its trace, never as a silent success.
+   */
+  static void runThenExit(Body body) {
+    try {
+      body.run();
+    } catch (Throwable failure) {
+      failure.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
 }

@@ -3,21 +3,17 @@ package io.mailbox.connector.provider.nats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.connector.api.MailAddress;
-import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
-import io.mailbox.connector.kernel.Subscription;
 import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.testsupport.Eventually;
+import io.mailbox.connector.testsupport.LeavingSubscriber;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,25 +47,9 @@ class NatsPullAheadIT {
 
   @Test
   void whatAStoppingReaderPulledAheadIsHandedBackAtOnceNotAfterTheAckWait() throws Exception {
-    List<MailMessage> backlog = new ArrayList<>();
-    for (int i = 0; i < 2_000; i++) {
-      backlog.add(MailMessage.to(jobs).id("job-" + i).body("{}").build());
-    }
-    provider.postAll(backlog);
+    LeavingSubscriber.postBacklog(provider, jobs, 2_000);
     Set<String> handled = ConcurrentHashMap.newKeySet();
-    AtomicInteger first = new AtomicInteger();
-    AtomicReference<Subscription> firstSubscription = new AtomicReference<>();
-    firstSubscription.set(
-        provider.subscribe(
-            jobs,
-            MailboxSubscriber.of(
-                m -> {
-                  handled.add(m.id());
-                  sleepQuietly(); // slow enough that requests are out while it works
-                  if (first.incrementAndGet() == 300) {
-                    new Thread(() -> firstSubscription.get().unsubscribe()).start();
-                  }
-                })));
+    AtomicInteger first = LeavingSubscriber.subscribe(provider, jobs, 300, handled);
     Eventually.await("the first subscriber gone", Duration.ofSeconds(20), () -> first.get() >= 300);
     Thread.sleep(1_000); // its reader has drained its requests and left
 
@@ -81,13 +61,5 @@ class NatsPullAheadIT {
     // The ack wait is 30 s: anything the first reader kept would come 30 s late.
     Eventually.await("every job handled", Duration.ofSeconds(10), () -> handled.size() == 2_000);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
-  }
-
-  private static void sleepQuietly() {
-    try {
-      Thread.sleep(1);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -6,19 +6,17 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
-import io.mailbox.connector.kernel.Subscription;
 import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.testsupport.Eventually;
+import io.mailbox.connector.testsupport.LeavingSubscriber;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -50,25 +48,9 @@ class RedisReadAheadIT {
   @Test
   void whatAStoppingReaderReadAheadIsHandedBackAtOnceNotAfterTheLease() throws Exception {
     provider = start();
-    List<MailMessage> backlog = new ArrayList<>();
-    for (int i = 0; i < 3_000; i++) {
-      backlog.add(MailMessage.to(jobs).id("job-" + i).body("{}").build());
-    }
-    provider.postAll(backlog);
+    LeavingSubscriber.postBacklog(provider, jobs, 3_000);
     Set<String> handled = ConcurrentHashMap.newKeySet();
-    AtomicInteger first = new AtomicInteger();
-    AtomicReference<Subscription> firstSubscription = new AtomicReference<>();
-    firstSubscription.set(
-        provider.subscribe(
-            jobs,
-            MailboxSubscriber.of(
-                m -> {
-                  handled.add(m.id());
-                  sleepQuietly(1); // slow enough that a read ahead is out while it works
-                  if (first.incrementAndGet() == 300) {
-                    new Thread(() -> firstSubscription.get().unsubscribe()).start();
-                  }
-                })));
+    AtomicInteger first = LeavingSubscriber.subscribe(provider, jobs, 300, handled);
     Eventually.await("the first subscriber gone", Duration.ofSeconds(20), () -> first.get() >= 300);
 
     Thread.sleep(700); // the first reader has left (a new subscriber would otherwise keep it)
@@ -140,13 +122,5 @@ class RedisReadAheadIT {
         MailboxProvider.of(new RedisProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
     started.start();
     return started;
-  }
-
-  private static void sleepQuietly(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }
