@@ -25,7 +25,7 @@ import redis.clients.jedis.resps.StreamPendingEntry;
  * the next pass of any process after that delay hands it out again, with its delivery count up.
  */
 final class GroupReads {
-  static final int RECLAIM_PAGE = 100;
+  static final int RECLAIM_PAGE = 10;
   private static final long PASS_EVERY_NANOS = 1_000_000_000L;
 
   private final RedisLink link;
