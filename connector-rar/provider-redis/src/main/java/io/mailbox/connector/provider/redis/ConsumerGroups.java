@@ -28,12 +28,19 @@ final class ConsumerGroups {
 
   private final RedisLink link;
   private final String group;
+  private final long sweepIdleMillis;
   private final Set<String> ready = ConcurrentHashMap.newKeySet();
   private volatile String consumer = newConsumerName();
 
   ConsumerGroups(RedisLink link, String group) {
+    this(link, group, SWEEP_IDLE_MILLIS);
+  }
+
+  /** With another idle time before the sweep deletes a consumer (tests: not an hour). */
+  ConsumerGroups(RedisLink link, String group, long sweepIdleMillis) {
     this.link = link;
     this.group = group;
+    this.sweepIdleMillis = sweepIdleMillis;
   }
 
   String group() {
@@ -119,7 +126,7 @@ final class ConsumerGroups {
           for (StreamConsumerInfo info : redis.xinfoConsumers2(key, group)) {
             if (!info.getName().equals(consumer)
                 && info.getPending() == 0
-                && idleMillis(info) > SWEEP_IDLE_MILLIS) {
+                && idleMillis(info) > sweepIdleMillis) {
               redis.xgroupDelConsumer(key, group, info.getName());
               LOG.fine(() -> "Swept idle consumer " + info.getName() + " of " + key);
             }
