@@ -48,6 +48,19 @@ public final class SubscriberThreads {
         .toList();
   }
 
+  /**
+   * {@code last} while every receiver in it is still active, else the active receivers now: a
+   * reader looks its receivers up once per batch, and nothing goes to one after it unsubscribed.
+   */
+  public List<Receiver> stillActive(MailAddress address, List<Receiver> last) {
+    for (Receiver receiver : last) {
+      if (!receiver.isActive()) {
+        return receivers(address);
+      }
+    }
+    return last;
+  }
+
   /** The addresses that have (or had) subscribers here. */
   public Set<MailAddress> addresses() {
     return subscribers.keySet();

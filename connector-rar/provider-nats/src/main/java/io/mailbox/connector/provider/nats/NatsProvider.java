@@ -167,14 +167,16 @@ public final class NatsProvider extends TransportBase
   }
 
   /**
-   * One pulled message to the local subscribers. A failure here (a dead-letter write refused) naks
-   * it after a pause, so the rest of the batch goes on and it does not loop hot.
+   * A reader's batch, each message on its own: a failure here (a dead-letter write refused) naks it
+   * after a pause, so the rest goes on and it does not loop hot. Receivers looked up per batch.
    */
-  /** A reader's batch, each message on its own; a failure hands one back for a retry in 1 s. */
   private void onBatch(MailAddress address, List<Message> batch) {
+    List<Receiver> receivers = readers.receivers(address);
+    lastActivity.put(address, now());
     for (Message message : batch) {
       try {
-        deliver(address, message);
+        receivers = readers.stillActive(address, receivers);
+        deliver(address, message, receivers);
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "Could not hand a message of " + address + " over (back in 1 s)", e);
         held.drop(message);
@@ -183,24 +185,16 @@ public final class NatsProvider extends TransportBase
     }
   }
 
-  private void deliver(MailAddress address, Message message) {
+  private void deliver(MailAddress address, Message message, List<Receiver> receivers) {
     MailMessage copy = read(address, message);
-    List<Receiver> receivers = readers.receivers(address);
     if (receivers.isEmpty()) {
       message.nak(); // the last subscriber left: for the next consumer
       return;
     }
     held.hold(copy, address, message);
-    lastActivity.put(address, now());
     if (!overDeliveryCap(address, copy)) {
       dispatch(address, copy, receivers);
     }
-  }
-
-  private MailMessage read(MailAddress address, Message message) {
-    NatsMessages.Received received = NatsMessages.readSafely(address, message);
-    droppedHeaders.addAndGet(received.droppedHeaders());
-    return received.copy();
   }
 
   /** A held copy whose next hand-out would exceed the cap is given up instead (it acks it). */
@@ -211,6 +205,12 @@ public final class NatsProvider extends TransportBase
     }
     giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
     return true;
+  }
+
+  private MailMessage read(MailAddress address, Message message) {
+    NatsMessages.Received received = NatsMessages.readSafely(address, message);
+    droppedHeaders.addAndGet(received.droppedHeaders());
+    return received.copy();
   }
 
   // ---- fetch and leases ------------------------------------------------------------------------

@@ -62,6 +62,11 @@ final class SubscriberReaders {
     return threads.receivers(address);
   }
 
+  /** {@code last} while all of it is active, else the active receivers now. */
+  List<Receiver> stillActive(MailAddress address, List<Receiver> last) {
+    return threads.stillActive(address, last);
+  }
+
   java.util.Set<MailAddress> addresses() {
     return threads.addresses();
   }

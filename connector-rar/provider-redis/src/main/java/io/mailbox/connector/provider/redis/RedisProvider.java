@@ -194,9 +194,7 @@ public final class RedisProvider extends TransportBase
     lastActivity.put(address, now());
     for (GroupReads.Taken taken : batch) {
       try {
-        if (!receivers.stream().allMatch(Receiver::isActive)) {
-          receivers = readers.receivers(address);
-        }
+        receivers = readers.stillActive(address, receivers);
         deliver(address, key, taken, receivers);
       } catch (RuntimeException e) {
         LOG.log(

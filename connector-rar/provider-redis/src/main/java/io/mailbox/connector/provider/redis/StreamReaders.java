@@ -66,6 +66,11 @@ final class StreamReaders {
     return threads.receivers(address);
   }
 
+  /** {@code last} while all of it is active, else the active receivers now. */
+  List<Receiver> stillActive(MailAddress address, List<Receiver> last) {
+    return threads.stillActive(address, last);
+  }
+
   Set<MailAddress> addresses() {
     return threads.addresses();
   }
