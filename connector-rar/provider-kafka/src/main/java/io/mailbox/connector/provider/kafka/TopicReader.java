@@ -26,9 +26,8 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <ul>
  *   <li><b>Push</b>: with subscribers, records are handed out in offset order on one dispatch
- *       thread (a slow subscriber never makes the consumer miss its poll interval), at most {@value
- *       #MAX_UNSETTLED} unsettled; up to {@value #MAX_BACKLOG} more are read ahead, then the
- *       partitions pause.
+ *       thread (a slow subscriber never makes the consumer miss its poll interval); more than
+ *       {@value #MAX_UNSETTLED} unsettled records pause the partitions.
  *   <li><b>Fetch</b>: without subscribers the partitions are paused (the member stays in the
  *       group); a fetch resumes them for one bounded read ({@link Fetches}).
  *   <li><b>Commits</b>: each partition's settled prefix ({@link PartitionCommits}); a revoked
@@ -219,11 +218,9 @@ final class TopicReader implements AddressReader {
       if (pushing) {
         pushBacklog();
       }
-      // Keep fetching while records are pushed (the next fetch is in flight while handlers run),
-      // up to a bounded backlog: it is the read-ahead, and fills while the unsettled records are
-      // at their bound (handing out stays bounded by it, in pushBacklog), so the handlers never
-      // wait for a fetch after a settlement frees room.
-      boolean wantMore = pushing && backlog.size() < MAX_BACKLOG;
+      // Keep fetching while records are pushed (the next fetch is in flight while handlers run);
+      // stop at a bounded backlog or too many unsettled records.
+      boolean wantMore = pushing && backlog.size() < MAX_BACKLOG && unsettled() < MAX_UNSETTLED;
       if (wantMore) {
         consumer.resume(consumer.assignment());
         pollInto(POLL);
