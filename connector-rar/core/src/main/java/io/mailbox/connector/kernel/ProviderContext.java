@@ -58,6 +58,6 @@ final class ProviderContext implements TransportContext {
 
   @Override
   public Optional<MailAddress> deadLetterTopic(MailAddress address) {
-    return deadLetters.policy().map(policy -> policy.deadLetterTopic(address));
+    return provider.deadLetterTopic(address);
   }
 }

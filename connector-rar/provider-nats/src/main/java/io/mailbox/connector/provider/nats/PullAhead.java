@@ -80,7 +80,7 @@ final class PullAhead {
     }
     List<Message> batch = new ArrayList<>();
     received(first, batch);
-    while (batch.size() < BATCH && subscription.getPendingMessageCount() > 0) {
+    while (batch.size() < BATCH && queued() > 0) {
       Message next = subscription.nextMessage(Duration.ofMillis(1));
       if (next == null) {
         break; // what was pending was a request's end, not a message

@@ -189,7 +189,15 @@ final class GroupReads {
    * reclaim pass after that takes it (its delivery count is not raised by this).
    */
   void requeue(String key, StreamEntryID id, long delayMillis) {
-    touch(key, List.of(id), Math.max(0, leaseMillis - delayMillis));
+    requeue(key, List.of(id), delayMillis);
+  }
+
+  /** {@link #requeue(String, StreamEntryID, long)} of several entries, in one command. */
+  void requeue(String key, List<StreamEntryID> ids, long delayMillis) {
+    if (ids.isEmpty()) {
+      return;
+    }
+    touch(key, ids, Math.max(0, leaseMillis - delayMillis));
     long due = System.nanoTime() + Math.min(delayMillis, leaseMillis) * 1_000_000;
     nextPass.merge(key, due, (a, b) -> a - b < 0 ? a : b);
   }

@@ -146,9 +146,8 @@ final class StreamReaders {
       return;
     }
     try {
-      for (GroupReads.Taken taken : reads.answerNew(connection, key)) {
-        reads.requeue(key, taken.entry().getID(), 0);
-      }
+      List<GroupReads.Taken> readAhead = reads.answerNew(connection, key);
+      reads.requeue(key, readAhead.stream().map(taken -> taken.entry().getID()).toList(), 0);
     } catch (RuntimeException e) {
       LOG.log(
           Level.FINE,
