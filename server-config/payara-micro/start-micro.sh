@@ -176,6 +176,17 @@ for _ in $(seq 1 "$timeout"); do
 done
 if [ "$ready" != true ]; then
   echo "The console did not answer within ${timeout}s (console: $console_code, example: $orders_code); see $log_file" >&2
+  # The evidence before the server goes: its first errors, the end of its log, and what its threads
+  # were doing (a hung deployment shows in the main thread), kept beside the log.
+  echo "Its first errors:" >&2
+  grep -m 5 -A 8 "SEVERE" "$log_file" >&2 || true
+  echo "The end of its log:" >&2
+  tail -n 30 "$log_file" >&2
+  if command -v jcmd >/dev/null 2>&1; then
+    jcmd "$pid" Thread.print -l > "$data/payara-micro-threads.txt" 2>&1 || true
+    echo "Its main thread (all threads in $data/payara-micro-threads.txt):" >&2
+    awk '/^"main"/{on=1} on&&/^$/{exit} on' "$data/payara-micro-threads.txt" | head -n 40 >&2 || true
+  fi
   kill "$pid" 2>/dev/null || true
   rm -f "$pid_file"
   exit 1
