@@ -27,6 +27,16 @@ final class JsonViews {
     snapshot.addresses().forEach(a -> addresses.add(status(a)));
     JsonArrayBuilder unsupported = Json.createArrayBuilder();
     snapshot.unsupportedProviders().forEach(unsupported::add);
+    JsonArrayBuilder providers = Json.createArrayBuilder();
+    snapshot
+        .providers()
+        .forEach(
+            p ->
+                providers.add(
+                    Json.createObjectBuilder()
+                        .add("scheme", p.scheme())
+                        .add("started", p.started())
+                        .add("reachability", p.reachability().label())));
     return Json.createObjectBuilder()
         .add("state", snapshot.state().label())
         .add("takenAt", snapshot.takenAt().toString())
@@ -34,6 +44,7 @@ final class JsonViews {
         .add("unread", snapshot.unreadCount())
         .add("inFlight", snapshot.inFlightCount())
         .add("unsupportedProviders", unsupported)
+        .add("providers", providers)
         .add("addresses", addresses)
         .build();
   }

@@ -1,6 +1,9 @@
 package io.mailbox.console.dashboard;
 
+import io.mailbox.connector.api.ProviderState;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.Snapshot;
+import java.util.List;
 
 /** The one-line headline over the dashboard grid. */
 final class SnapshotSummary {
@@ -18,6 +21,19 @@ final class SnapshotSummary {
             .append(" unread · ")
             .append(snapshot.inFlightCount())
             .append(" in flight");
+    List<String> stopped =
+        snapshot.providers().stream().filter(p -> !p.started()).map(ProviderState::scheme).toList();
+    if (!stopped.isEmpty()) {
+      text.append(" · stopped: ").append(String.join(", ", stopped));
+    }
+    List<String> unreachable =
+        snapshot.providers().stream()
+            .filter(p -> p.reachability() == Reachability.DOWN)
+            .map(ProviderState::scheme)
+            .toList();
+    if (!unreachable.isEmpty()) {
+      text.append(" · unreachable: ").append(String.join(", ", unreachable));
+    }
     if (!snapshot.unsupportedProviders().isEmpty()) {
       text.append(" · cannot list: ").append(String.join(", ", snapshot.unsupportedProviders()));
     }

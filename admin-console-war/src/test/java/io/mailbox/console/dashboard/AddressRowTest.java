@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.ProviderState;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.Snapshot;
 import java.time.Instant;
 import java.util.List;
@@ -63,9 +65,30 @@ class AddressRowTest {
             AddressState.DEGRADED,
             NOW,
             List.of(status(NOW, Map.of()), status(NOW, Map.of())),
-            List.of("amqp"));
+            List.of("amqp"),
+            List.of(
+                new ProviderState("amqp", true, Reachability.UP),
+                new ProviderState("mem", true, Reachability.UP)));
 
     assertThat(SnapshotSummary.describe(snapshot))
         .isEqualTo("2 addresses · degraded · 8 unread · 4 in flight · cannot list: amqp");
+  }
+
+  @Test
+  void theSummaryNamesProvidersStoppedOrOutOfReach() {
+    Snapshot snapshot =
+        new Snapshot(
+            AddressState.OFFLINE,
+            NOW,
+            List.of(),
+            List.of(),
+            List.of(
+                new ProviderState("amqp", true, Reachability.DOWN),
+                new ProviderState("jdbc", false, Reachability.UNKNOWN),
+                new ProviderState("mem", true, Reachability.UP)));
+
+    assertThat(SnapshotSummary.describe(snapshot))
+        .isEqualTo(
+            "0 addresses · offline · 0 unread · 0 in flight · stopped: jdbc · unreachable: amqp");
   }
 }

@@ -11,9 +11,12 @@ import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.ProviderState;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import io.mailbox.connector.provider.mem.MemoryProvider;
+import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.TransportBase;
@@ -189,25 +192,76 @@ class MailboxTest {
     mailbox.register(provider);
     provider.start();
 
-    broker.reachable = false;
-    assertThat(mailbox.snapshot().state()).isEqualTo(AddressState.OFFLINE);
-    broker.reachable = true;
+    broker.reachability = Reachability.DOWN;
+    Snapshot down = mailbox.snapshot();
+    assertThat(down.state()).isEqualTo(AddressState.OFFLINE);
+    assertThat(down.providers())
+        .contains(new ProviderState("blind", true, Reachability.DOWN))
+        .as("mem: answered its listing, its only evidence")
+        .contains(new ProviderState("mem", true, Reachability.UP));
+    broker.reachability = Reachability.UP;
     assertThat(mailbox.snapshot().state())
         .as("back up; degraded only because it cannot enumerate")
         .isEqualTo(AddressState.DEGRADED);
   }
 
+  @Test
+  void aProviderWithoutAProbeIsUnknownUntilItsListingAnswersForIt() {
+    BlindTransport broker = new BlindTransport();
+    broker.reachability = Reachability.UNKNOWN;
+    MailboxProvider provider = MailboxProvider.of(broker);
+    mailbox.register(provider);
+    provider.start();
+
+    Snapshot snapshot = mailbox.snapshot();
+
+    assertThat(snapshot.providers())
+        .as("it cannot list: nothing answered for it, and unknown is not down")
+        .contains(new ProviderState("blind", true, Reachability.UNKNOWN));
+    assertThat(snapshot.state()).isEqualTo(AddressState.DEGRADED);
+  }
+
+  @Test
+  void aListingThatFailsMarksItsProviderDownAndStillListsTheOthers() {
+    mailbox.post(MailMessage.to("mem:a@b/c").body("{}").build());
+    ListingFails failing = new ListingFails();
+    MailboxProvider provider = MailboxProvider.of(failing);
+    mailbox.register(provider);
+    provider.start();
+
+    Snapshot snapshot = mailbox.snapshot();
+
+    assertThat(snapshot.state()).isEqualTo(AddressState.OFFLINE);
+    assertThat(snapshot.providers()).contains(new ProviderState("broken", true, Reachability.DOWN));
+    assertThat(snapshot.addresses())
+        .extracting(a -> a.address().toString())
+        .contains("mem://a@b/c");
+  }
+
+  /** A store whose listing fails, as a database that went away does. */
+  private static final class ListingFails extends BlindTransport implements Enumerating {
+    @Override
+    public String scheme() {
+      return "broken";
+    }
+
+    @Override
+    public List<AddressStatus> enumerate() {
+      throw new IllegalStateException("connection refused: db.internal:5432 as user shop");
+    }
+  }
+
   /** A transport that, like a broker, cannot list its addresses, recover or park. */
-  private static final class BlindTransport extends TransportBase {
-    volatile boolean reachable = true;
+  private static class BlindTransport extends TransportBase {
+    volatile Reachability reachability = Reachability.UP;
 
     BlindTransport() {
       super(Clock.systemUTC(), new ManualScheduler(new ManualClock(java.time.Instant.EPOCH)));
     }
 
     @Override
-    public boolean reachable() {
-      return reachable;
+    public Reachability reachability() {
+      return reachability;
     }
 
     @Override

@@ -3,37 +3,81 @@ package io.mailbox.ejb.health;
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.ProviderState;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.Snapshot;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponse.Status;
-import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready when the resource adapter hands out a connection and its providers are started. A degraded
- * snapshot (a provider that cannot list its addresses) is still ready, and says so in the data.
+ * Readiness of the resource adapter and every provider, read from a snapshot through a {@link
+ * CachedProbe} (a provider whose store hangs answers "timeout" within the bound). Down when the
+ * adapter cannot be used, a provider is stopped or unreachable, or an address is offline while its
+ * provider is up; the data names each provider's reachability ({@code up}, {@code down}, {@code
+ * unknown}) and the reasons. A provider that cannot list its addresses is a missing capability, not
+ * a fault: reported ({@code unlisted:<scheme>}) but up. Counts and scheme names only, never an
+ * address or an error text: the check's output is public.
+ *
+ * <p>Not a CDI bean by itself: the console war registers it once per server ({@code
+ * ServerHealthChecks}), where every war bundling this module would have added its own copy.
  */
-@Readiness
-@ApplicationScoped
-public class AdapterHealthCheck implements HealthCheck {
+public final class AdapterHealthCheck implements HealthCheck {
   static final String NAME = "mailbox-adapter";
 
-  @Inject private MailboxConnectionFactory connections;
+  private final CachedProbe<Snapshot> probe;
+
+  public AdapterHealthCheck(MailboxConnectionFactory connections, Executor executor) {
+    this(
+        new CachedProbe<>(
+            () -> {
+              try (MailboxConnection connection = connections.getConnection()) {
+                return connection.snapshot();
+              }
+            },
+            executor));
+  }
+
+  AdapterHealthCheck(CachedProbe<Snapshot> probe) {
+    this.probe = probe;
+  }
+
+  CachedProbe<Snapshot> probe() {
+    return probe;
+  }
 
   @Override
   public HealthCheckResponse call() {
-    try (MailboxConnection connection = connections.getConnection()) {
-      return describe(connection.snapshot());
-    } catch (RuntimeException e) {
-      // The code and reason only: the check's output is public.
-      return new HealthCheckResponse(
-          NAME, Status.DOWN, Optional.of(Map.of("error", String.valueOf(e.getMessage()))));
+    CachedProbe.Answer<Snapshot> answer = probe.answer();
+    if (answer.timedOut()) {
+      return down("timeout");
     }
+    if (answer.failure() != null) {
+      return down(reasonFor(answer.failure()));
+    }
+    return describe(answer.value());
+  }
+
+  /** {@code adapter-unavailable}, with the error's stable code when it has one (never its text). */
+  static String reasonFor(RuntimeException failure) {
+    return failure instanceof MailboxException coded
+        ? "adapter-unavailable:" + coded.errorCode().code()
+        : "adapter-unavailable";
+  }
+
+  static HealthCheckResponse down(String reason) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("state", AddressState.OFFLINE.label());
+    data.put("reasons", reason);
+    data.put("boundMs", CachedProbe.BOUND.toMillis());
+    return new HealthCheckResponse(NAME, Status.DOWN, Optional.of(data));
   }
 
   // Built with the public constructor rather than named(): no provider lookup, so it is
@@ -44,10 +88,28 @@ public class AdapterHealthCheck implements HealthCheck {
     data.put("addresses", (long) snapshot.addressCount());
     data.put("unread", snapshot.unreadCount());
     data.put("inFlight", snapshot.inFlightCount());
-    if (!snapshot.unsupportedProviders().isEmpty()) {
-      data.put("unsupportedProviders", String.join(",", snapshot.unsupportedProviders()));
+    List<String> faults = new ArrayList<>();
+    for (ProviderState provider : snapshot.providers()) {
+      data.put("provider." + provider.scheme(), provider.reachability().label());
+      if (!provider.started()) {
+        faults.add("stopped:" + provider.scheme());
+      } else if (provider.reachability() == Reachability.DOWN) {
+        faults.add("unreachable:" + provider.scheme());
+      }
     }
-    Status status = snapshot.state() == AddressState.OFFLINE ? Status.DOWN : Status.UP;
+    boolean addressesOffline =
+        snapshot.addresses().stream()
+            .anyMatch(a -> a.state() == AddressState.OFFLINE || a.state() == AddressState.DEGRADED);
+    if (faults.isEmpty() && addressesOffline) {
+      faults.add("addresses-offline");
+    }
+    if (snapshot.providers().isEmpty()) {
+      faults.add("no-providers");
+    }
+    List<String> reasons = new ArrayList<>(faults);
+    snapshot.unsupportedProviders().forEach(scheme -> reasons.add("unlisted:" + scheme));
+    data.put("reasons", String.join(",", reasons));
+    Status status = faults.isEmpty() ? Status.UP : Status.DOWN;
     return new HealthCheckResponse(NAME, status, Optional.of(data));
   }
 }

@@ -113,6 +113,7 @@ class PostgresOutageIT {
       throw new AssertionError(stuck.getMessage() + " (the server's threads: " + dump + ")", stuck);
     }
     long settleMillis = Duration.between(settling, Instant.now()).toMillis();
+    HungDatabase hung = readinessWhileTheTablesAreLocked(base, url);
     MicroStartScript.stop(pid, 90);
 
     OrderLedger ledger;
@@ -132,7 +133,20 @@ class PostgresOutageIT {
         traffic.refusalsByStatus(),
         traffic.replayed(),
         settleMillis);
+    System.out.println("PostgresOutageIT, hung database: " + hung);
     ledger.assertThePromiseHolds("a 20 s database outage");
+    assertThat(hung.slowestReadyMillis())
+        .as("every /health/ready answered within the probe's bound (2 s) and a margin")
+        .isLessThanOrEqualTo(HEALTH_ANSWER_BOUND.toMillis());
+    assertThat(hung.downAfter())
+        .as("readiness said down: timeout within the cache (5 s) and the bound (2 s)")
+        .isNotNull()
+        .isLessThanOrEqualTo(Duration.ofSeconds(10));
+    assertThat(hung.downBody()).contains("timeout");
+    assertThat(hung.liveWhileLocked())
+        .as("/health/live while the tables were locked")
+        .isEqualTo(200);
+    assertThat(hung.upAfterRelease()).as("ready again once the lock was released").isNotNull();
     assertThat(downAfter).as("readiness turned DOWN during the outage").isNotNull();
     assertThat(downAfter).as("time until readiness said DOWN").isLessThanOrEqualTo(DOWN_BOUND);
     assertThat(upAfterReturn).as("readiness UP again after the database returned").isNotNull();
@@ -149,13 +163,72 @@ class PostgresOutageIT {
         .isSubsetOf(0, 503);
   }
 
+  /** A health answer must come within this, whatever the database does (bound 2 s + margin). */
+  private static final Duration HEALTH_ANSWER_BOUND = Duration.ofMillis(3_500);
+
+  /**
+   * What readiness did while every Mailbox table was locked (ACCESS EXCLUSIVE: every read of them
+   * waits) by the test: a database that accepts connections and never answers.
+   */
+  record HungDatabase(
+      long slowestReadyMillis,
+      Duration downAfter,
+      String downBody,
+      int liveWhileLocked,
+      Duration upAfterRelease) {}
+
+  private static HungDatabase readinessWhileTheTablesAreLocked(String base, String url)
+      throws Exception {
+    long slowest = 0;
+    Duration downAfter = null;
+    String downBody = "";
+    int live;
+    try (Connection lock = DriverManager.getConnection(url, "postgres", "")) {
+      lock.setAutoCommit(false);
+      java.util.List<String> tables = new java.util.ArrayList<>();
+      try (var s = lock.createStatement();
+          var rs =
+              s.executeQuery(
+                  "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename"
+                      + " LIKE 'mbx%'")) {
+        while (rs.next()) {
+          tables.add(rs.getString(1));
+        }
+      }
+      assertThat(tables).as("the Mailbox tables to lock").isNotEmpty();
+      try (var s = lock.createStatement()) {
+        s.setQueryTimeout(30);
+        s.execute("LOCK TABLE " + String.join(", ", tables) + " IN ACCESS EXCLUSIVE MODE");
+      }
+      Instant locked = Instant.now();
+      while (downAfter == null
+          && Duration.between(locked, Instant.now()).compareTo(Duration.ofSeconds(20)) < 0) {
+        Instant asked = Instant.now();
+        HttpResponse<String> ready = ready(base);
+        slowest = Math.max(slowest, Duration.between(asked, Instant.now()).toMillis());
+        if (ready != null && ready.statusCode() == 503 && ready.body().contains("timeout")) {
+          downAfter = Duration.between(locked, Instant.now());
+          downBody = ready.body().replaceAll("\\s+", " ");
+        }
+        Thread.sleep(250);
+      }
+      HttpResponse<String> liveness = get(base + "/health/live");
+      live = liveness == null ? 0 : liveness.statusCode();
+      lock.rollback();
+    }
+    return new HungDatabase(
+        slowest, downAfter, downBody, live, awaitReady(base, Duration.ofSeconds(30)));
+  }
+
   /** GET /health/ready; null when the server does not answer. */
   private static HttpResponse<String> ready(String base) {
+    return get(base + "/health/ready");
+  }
+
+  private static HttpResponse<String> get(String url) {
     try {
       return HTTP.send(
-          HttpRequest.newBuilder(URI.create(base + "/health/ready"))
-              .timeout(Duration.ofSeconds(5))
-              .build(),
+          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
           HttpResponse.BodyHandlers.ofString());
     } catch (Exception e) {
       return null;

@@ -586,14 +586,25 @@ class RunScriptSmokeIT {
   }
 
   @Test
-  void theAdaptersAndTheOutboxsReadinessChecksAreUp() throws Exception {
+  void theAdaptersAndTheOutboxsReadinessChecksAreUpAndRegisteredOncePerServer() throws Exception {
     HttpResponse<String> health = get("/health/ready");
 
     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-    assertThat(health.body())
-        .contains("mailbox-adapter")
-        .contains("mailbox-outbox")
-        .contains("\"UP\"");
+    assertThat(health.body()).contains("\"provider.jdbc\":\"up\"").contains("\"UP\"");
+    // Two wars bundle the services module (the console and the example): one copy of each check.
+    assertThat(occurrences(health.body(), "\"name\":\"mailbox-adapter\"")).isEqualTo(1);
+    assertThat(occurrences(health.body(), "\"name\":\"mailbox-outbox\"")).isEqualTo(1);
+    HttpResponse<String> live = get("/health/live");
+    assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
+    assertThat(occurrences(live.body(), "\"name\":\"mailbox-adapter-live\"")).isEqualTo(1);
+  }
+
+  private static int occurrences(String text, String part) {
+    int count = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+      count++;
+    }
+    return count;
   }
 
   @Test

@@ -44,7 +44,17 @@ abstract class DeploymentScenarios {
    * A running deployment: its name, where it answers (the operator account is {@link
    * ServerScript#OPERATOR}) and how it is stopped.
    */
-  record Deployment(String server, URI base, AutoCloseable stop) {}
+  record Deployment(String server, URI base, URI health, AutoCloseable stop) {
+    /** MicroProfile Health on the HTTP port, as on Payara. */
+    Deployment(String server, URI base, AutoCloseable stop) {
+      this(server, base, base, stop);
+    }
+
+    /** The same server with its health endpoints elsewhere (WildFly: the management port). */
+    Deployment withHealthAt(URI elsewhere) {
+      return new Deployment(server, base, elsewhere, stop);
+    }
+  }
 
   private Deployment deployment;
 
@@ -80,6 +90,24 @@ abstract class DeploymentScenarios {
             .header("Authorization", basic(ServerScript.OPERATOR, "not-the-password"))
             .build();
     assertThat(send(wrong).statusCode()).as("wrong password").isEqualTo(401);
+  }
+
+  @Test
+  @Order(1)
+  void readinessAndLivenessAnswerWithEachCheckOncePerServer() throws Exception {
+    HttpResponse<String> ready =
+        send(HttpRequest.newBuilder(deployment().health().resolve("/health/ready")).build());
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    assertThat(ready.body().replaceAll("\\s", ""))
+        .as("the adapter's check names its providers' reachability")
+        .contains("\"provider.jdbc\":\"up\"");
+    // The console war registers the server's checks; the example bundles the same module.
+    assertThat(occurrences(ready.body(), "mailbox-adapter")).isEqualTo(1);
+    assertThat(occurrences(ready.body(), "mailbox-outbox")).isEqualTo(1);
+    HttpResponse<String> live =
+        send(HttpRequest.newBuilder(deployment().health().resolve("/health/live")).build());
+    assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
+    assertThat(occurrences(live.body(), "mailbox-adapter-live")).isEqualTo(1);
   }
 
   @Test

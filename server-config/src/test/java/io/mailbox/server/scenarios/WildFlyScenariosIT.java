@@ -1,5 +1,6 @@
 package io.mailbox.server.scenarios;
 
+import java.net.URI;
 import java.util.Map;
 
 /**
@@ -12,11 +13,13 @@ class WildFlyScenariosIT extends DeploymentScenarios {
   @Override
   Deployment start() throws Exception {
     return ServerScript.start(
-        "WildFly",
-        "server-config/wildfly/wildfly.sh",
-        Map.of(
-            "MAILBOX_DATA", ServerScript.freshData("wildfly").toString(),
-            "MAILBOX_PORT_OFFSET", Integer.toString(PORT_OFFSET)),
-        8080 + PORT_OFFSET);
+            "WildFly",
+            "server-config/wildfly/wildfly.sh",
+            Map.of(
+                "MAILBOX_DATA", ServerScript.freshData("wildfly").toString(),
+                "MAILBOX_PORT_OFFSET", Integer.toString(PORT_OFFSET)),
+            8080 + PORT_OFFSET)
+        // WildFly serves MicroProfile Health on its management port.
+        .withHealthAt(URI.create("http://localhost:" + (9990 + PORT_OFFSET)));
   }
 }

@@ -11,6 +11,8 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.ProviderState;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import java.time.Clock;
@@ -34,6 +36,9 @@ import java.util.TreeMap;
  * both.
  */
 public final class Mailbox {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(Mailbox.class.getName());
+
   private final Map<String, MailboxProvider> providers = new TreeMap<>();
   private final Clock clock;
 
@@ -202,37 +207,50 @@ public final class Mailbox {
   }
 
   /**
-   * Every address of every provider, sorted by address. A provider that cannot enumerate is listed
-   * as unsupported and degrades the snapshot; a stopped or unreachable provider makes it offline.
+   * Every address of every provider, sorted by address, and each provider's state. A provider that
+   * cannot enumerate is listed as unsupported and degrades the snapshot; a stopped or unreachable
+   * provider, or one whose listing failed, makes it offline while the others are still listed.
    */
   public Snapshot snapshot() {
     List<AddressStatus> addresses = new ArrayList<>();
     List<String> unsupported = new ArrayList<>();
+    List<ProviderState> providers = new ArrayList<>();
     for (MailboxProvider provider : registered()) {
-      Optional<List<AddressStatus>> listed = provider.enumerate();
-      if (listed.isPresent()) {
-        addresses.addAll(listed.get());
-      } else {
-        unsupported.add(provider.scheme());
+      Reachability reachability = provider.reachability();
+      try {
+        Optional<List<AddressStatus>> listed = provider.enumerate();
+        if (listed.isPresent()) {
+          addresses.addAll(listed.get());
+          if (reachability == Reachability.UNKNOWN) {
+            reachability = Reachability.UP; // it answered the listing: the evidence it has
+          }
+        } else {
+          unsupported.add(provider.scheme());
+        }
+      } catch (RuntimeException e) {
+        // One provider's store failing must not hide the others: it is reported down instead.
+        // The exception's class only: a driver's message may carry a host or a user name.
+        LOG.fine(() -> provider.scheme() + ": listing failed (" + e.getClass().getName() + ")");
+        reachability = Reachability.DOWN;
       }
+      providers.add(new ProviderState(provider.scheme(), provider.isStarted(), reachability));
     }
     addresses.sort(Comparator.comparing(AddressStatus::address));
     boolean allHealthy =
         addresses.stream()
             .allMatch(a -> a.state() == AddressState.ONLINE || a.state() == AddressState.UNKNOWN);
-    boolean allStarted = registered().stream().allMatch(MailboxProvider::isStarted);
     // A broker that cannot be reached takes the snapshot offline (health goes down) until it
     // answers again; its addresses are listed as offline meanwhile.
-    boolean allReachable = registered().stream().allMatch(MailboxProvider::reachable);
+    boolean allServing = providers.stream().allMatch(ProviderState::serving);
     AddressState state;
-    if (registered().isEmpty() || !allStarted || !allReachable) {
+    if (providers.isEmpty() || !allServing) {
       state = AddressState.OFFLINE;
     } else if (!unsupported.isEmpty() || !allHealthy) {
       state = AddressState.DEGRADED;
     } else {
       state = AddressState.ONLINE;
     }
-    return new Snapshot(state, clock.instant(), addresses, unsupported);
+    return new Snapshot(state, clock.instant(), addresses, unsupported, providers);
   }
 
   /**

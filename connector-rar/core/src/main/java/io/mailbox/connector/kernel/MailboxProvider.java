@@ -12,6 +12,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.PublishOptions;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Leasing;
@@ -269,10 +270,11 @@ public final class MailboxProvider {
   }
 
   /**
-   * Whether the transport can be reached now; a provider that cannot makes the snapshot offline.
+   * Whether the transport's broker answered lately, as its own probe says; {@link
+   * Reachability#DOWN} makes the snapshot offline.
    */
-  public boolean reachable() {
-    return transport.reachable();
+  public Reachability reachability() {
+    return transport.reachability();
   }
 
   /** The status of one address. Works on a stopped provider too (it reports what it knows). */

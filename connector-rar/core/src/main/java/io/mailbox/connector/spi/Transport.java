@@ -3,6 +3,7 @@ package io.mailbox.connector.spi;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.Reachability;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -47,11 +48,13 @@ public interface Transport {
   default void stop(boolean purge) {}
 
   /**
-   * Whether the transport can be reached now (a broker answered a recent round trip). Embedded
-   * transports always can; one that cannot makes the mailbox's snapshot offline.
+   * Whether the transport's broker answered a recent round trip ({@link Reachability#UP}) or not
+   * ({@link Reachability#DOWN}: the mailbox's snapshot goes offline). A transport without a probe
+   * of its own leaves it {@link Reachability#UNKNOWN}: a snapshot then counts a successful listing
+   * of its addresses as the answer. Called on every snapshot and health probe: must not block.
    */
-  default boolean reachable() {
-    return true;
+  default Reachability reachability() {
+    return Reachability.UNKNOWN;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.provider.amqp.HeldDeliveries.Held;
 import io.mailbox.connector.spi.Enumerating;
@@ -132,8 +133,8 @@ public final class AmqpProvider extends TransportBase
 
   /** Whether RabbitMQ answered a real round trip recently (cached for the probe interval). */
   @Override
-  public boolean reachable() {
-    return link.reachable();
+  public Reachability reachability() {
+    return Reachability.probed(link.reachable());
   }
 
   // ---- posting ---------------------------------------------------------------------------------

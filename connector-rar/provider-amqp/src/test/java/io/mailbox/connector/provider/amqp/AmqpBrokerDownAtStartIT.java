@@ -36,7 +36,7 @@ class AmqpBrokerDownAtStartIT {
               new AmqpProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
       provider.start(); // must not throw: the broker's absence is not the adapter's failure
       try {
-        assertThat(provider.reachable()).isFalse();
+        assertThat(provider.reachability()).isEqualTo(io.mailbox.connector.api.Reachability.DOWN);
         List<MailMessage> received = new CopyOnWriteArrayList<>();
         provider.subscribe(inbox, MailboxSubscriber.of(received::add));
 
@@ -50,7 +50,10 @@ class AmqpBrokerDownAtStartIT {
             .hasMessageNotContaining("guest");
 
         door.open(5672); // the broker is back
-        Eventually.await("connected", Duration.ofSeconds(20), provider::reachable);
+        Eventually.await(
+            "connected",
+            Duration.ofSeconds(20),
+            () -> provider.reachability() == io.mailbox.connector.api.Reachability.UP);
         provider.post(MailMessage.to(inbox).body("after").build());
         Eventually.await(
             "the subscription opened during the outage receives",

@@ -105,12 +105,16 @@ class AmqpBrokerRestartIT {
         "a third of the run confirmed", Duration.ofSeconds(60), () -> confirmed.size() >= 3_000);
     RabbitMq.rabbitmqctl("stop_app");
     Eventually.await(
-        "the provider sees the broker gone", Duration.ofSeconds(20), () -> !provider.reachable());
+        "the provider sees the broker gone",
+        Duration.ofSeconds(20),
+        () -> provider.reachability() == io.mailbox.connector.api.Reachability.DOWN);
     brokerDown.countDown();
     Thread.sleep(2_000);
     RabbitMq.rabbitmqctl("start_app");
     Eventually.await(
-        "the provider sees the broker back", Duration.ofSeconds(60), provider::reachable);
+        "the provider sees the broker back",
+        Duration.ofSeconds(60),
+        () -> provider.reachability() == io.mailbox.connector.api.Reachability.UP);
 
     posting.get(180, TimeUnit.SECONDS);
     poster.shutdown();

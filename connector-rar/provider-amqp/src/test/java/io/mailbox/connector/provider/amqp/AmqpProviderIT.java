@@ -281,7 +281,7 @@ class AmqpProviderIT {
     MailboxProvider provider =
         started(AmqpSettings.defaults().withUri("amqp://guest:s3cret-pass@127.0.0.1:1/%2F"));
 
-    assertThat(provider.reachable()).isFalse();
+    assertThat(provider.reachability()).isEqualTo(io.mailbox.connector.api.Reachability.DOWN);
     assertThatThrownBy(() -> provider.post(MailMessage.to(address("nowhere")).body("{}").build()))
         .hasMessageStartingWith("MBX-2003")
         .hasMessageContaining("127.0.0.1:1")
@@ -348,7 +348,7 @@ class AmqpProviderIT {
     assertThat(status.extensions())
         .containsEntry("amqp.queue", inbox.mailbox())
         .containsEntry("amqp.reachable", true);
-    assertThat(provider.reachable()).isTrue();
+    assertThat(provider.reachability()).isEqualTo(io.mailbox.connector.api.Reachability.UP);
     assertThat(provider.enumerate().orElseThrow()).extracting(s -> s.address()).contains(inbox);
   }
 }

@@ -4,6 +4,7 @@ import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Backoff;
 import io.mailbox.connector.spi.Enumerating;
@@ -110,8 +111,8 @@ public final class KafkaProvider extends TransportBase
 
   /** Whether the cluster answered a round trip recently (cached for the probe interval). */
   @Override
-  public boolean reachable() {
-    return cluster != null && cluster.reachable();
+  public Reachability reachability() {
+    return Reachability.probed(cluster != null && cluster.reachable());
   }
 
   @Override

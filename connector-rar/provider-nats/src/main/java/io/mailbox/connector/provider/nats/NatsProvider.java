@@ -4,6 +4,7 @@ import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Backoff;
 import io.mailbox.connector.spi.Enumerating;
@@ -124,8 +125,8 @@ public final class NatsProvider extends TransportBase
   }
 
   @Override
-  public boolean reachable() {
-    return link.reachable();
+  public Reachability reachability() {
+    return Reachability.probed(link.reachable());
   }
 
   // ---- posting ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.provider.redis.HeldEntries.Held;
 import io.mailbox.connector.spi.Backoff;
@@ -147,8 +148,8 @@ public final class RedisProvider extends TransportBase
   }
 
   @Override
-  public boolean reachable() {
-    return link.reachable();
+  public Reachability reachability() {
+    return Reachability.probed(link.reachable());
   }
 
   // ---- posting ---------------------------------------------------------------------------------
