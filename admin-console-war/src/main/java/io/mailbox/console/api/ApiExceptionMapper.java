@@ -154,13 +154,13 @@ public final class ApiExceptionMapper implements ExceptionMapper<Throwable> {
           case UNSUPPORTED_CAPABILITY ->
               "the address's provider does not support this operation; nothing was changed";
           case INVALID_POLICY -> "a setting of the request is out of range";
-          case NOT_STARTED, CONNECTION_CLOSED, CONNECTION_UNAVAILABLE ->
+          case NOT_STARTED, CONNECTION_CLOSED, CONNECTION_UNAVAILABLE, PUBLISH_TIMEOUT ->
               "the mailbox adapter is not available; try again later";
           default -> "the request was refused";
         };
     int status =
         switch (code) {
-          case NOT_STARTED, CONNECTION_CLOSED, CONNECTION_UNAVAILABLE -> 503;
+          case NOT_STARTED, CONNECTION_CLOSED, CONNECTION_UNAVAILABLE, PUBLISH_TIMEOUT -> 503;
           default -> 400;
         };
     return new ApiRefusal(status, code.code(), meaning);

@@ -19,7 +19,6 @@ class WildFlyScenariosIT extends DeploymentScenarios {
                 "MAILBOX_DATA", ServerScript.freshData("wildfly").toString(),
                 "MAILBOX_PORT_OFFSET", Integer.toString(PORT_OFFSET)),
             8080 + PORT_OFFSET)
-        // WildFly serves MicroProfile Health on its management port.
-        .withHealthAt(URI.create("http://localhost:" + (9990 + PORT_OFFSET)));
+        .asWildFly(URI.create("http://localhost:" + (9990 + PORT_OFFSET)));
   }
 }

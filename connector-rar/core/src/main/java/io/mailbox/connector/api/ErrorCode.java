@@ -59,6 +59,13 @@ public enum ErrorCode {
    */
   CONSUMER_NAME_COLLISION("MBX-2008"),
   /**
+   * A post was not confirmed within the provider's publish bound (its {@code
+   * ...PublishTimeoutMillis} setting): the message names the address and the bound. Not proof of
+   * loss: the broker or store may still take it, so posting it again can duplicate it (its message
+   * id lets an inbox drop the repeat). Retriable, like an outage.
+   */
+  PUBLISH_TIMEOUT("MBX-2009"),
+  /**
    * An integration event definition or envelope was refused (reason: definition, malformed, type,
    * version, parse).
    */

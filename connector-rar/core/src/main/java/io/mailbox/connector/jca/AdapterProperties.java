@@ -27,6 +27,7 @@ public abstract class AdapterProperties extends BrokerProperties {
   private Long jdbcTimeToLiveMillis = 0L;
   private Long jdbcDedupeWindowMillis = 0L;
   private Long jdbcSubscriberPollMillis = 1_000L;
+  private Long jdbcPublishTimeoutMillis = 15_000L;
   private String amqpUri = "amqp://guest:guest@127.0.0.1:5672/%2F";
   private Integer amqpPrefetch = 32;
   private Long amqpPublishTimeoutMillis = 15_000L;
@@ -158,6 +159,14 @@ public abstract class AdapterProperties extends BrokerProperties {
 
   public void setAmqpMaxDeliveries(Integer amqpMaxDeliveries) {
     this.amqpMaxDeliveries = amqpMaxDeliveries;
+  }
+
+  public Long getJdbcPublishTimeoutMillis() {
+    return jdbcPublishTimeoutMillis;
+  }
+
+  public void setJdbcPublishTimeoutMillis(Long jdbcPublishTimeoutMillis) {
+    this.jdbcPublishTimeoutMillis = jdbcPublishTimeoutMillis;
   }
 
   public Long getJdbcTimeToLiveMillis() {

@@ -2,19 +2,27 @@ package io.mailbox.connector.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.PublishOptions;
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.testsupport.Eventually;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
  * The conformance kit's publish options (issue 18): the ordering key, the de-duplication id and the
  * caller's headers reach the consumer on every provider, and options over their bounds or under a
  * reserved name are refused with {@code MBX-1004} before anything is stored, never repeating the
- * refused value. Part of {@link ProviderContract}; not meant to be extended on its own.
+ * refused value; a post its broker does not confirm fails within the publish bound with {@code
+ * MBX-2009} ({@link #unanswering()}). Part of {@link ProviderContract}; not meant to be extended on
+ * its own.
  */
 public abstract class PublishContract extends ContractFixture {
   private static final String SECRET = "private-value-7f3a";
@@ -66,6 +74,124 @@ public abstract class PublishContract extends ContractFixture {
 
     assertThat(provider.status(inbox).unreadCount()).isZero();
     assertThat(fetchAll(inbox)).isEmpty();
+  }
+
+  /**
+   * What the publish-bound case needs from a provider that talks to a broker or a store: a started
+   * provider whose publish bound is short (a second or two), and a way to make what it talks to
+   * stop answering (a broker paused with SIGSTOP, a memory alarm, a table lock) and answer again.
+   */
+  public interface Unanswering extends AutoCloseable {
+    /** A started provider with a short publish bound, posting to the broker to be frozen. */
+    MailboxProvider provider();
+
+    /** The provider's publish bound. */
+    Duration bound();
+
+    /** Makes the broker or store stop answering, with every connection left open. */
+    void stopAnswering() throws Exception;
+
+    /** Undoes {@link #stopAnswering}. */
+    void answerAgain() throws Exception;
+
+    /** One step of a fixture: freezing, thawing, cleaning up. */
+    interface Step {
+      void run() throws Exception;
+    }
+
+    /**
+     * A fixture from its parts. {@code close} runs after the provider was stopped (deleting a
+     * private server, forgetting queues).
+     */
+    static Unanswering of(
+        MailboxProvider provider, Duration bound, Step stop, Step answerAgain, Step close) {
+      return new Unanswering() {
+        @Override
+        public MailboxProvider provider() {
+          return provider;
+        }
+
+        @Override
+        public Duration bound() {
+          return bound;
+        }
+
+        @Override
+        public void stopAnswering() throws Exception {
+          stop.run();
+        }
+
+        @Override
+        public void answerAgain() throws Exception {
+          answerAgain.run();
+        }
+
+        @Override
+        public void close() throws Exception {
+          try {
+            provider.stop(true);
+          } finally {
+            close.run();
+          }
+        }
+      };
+    }
+  }
+
+  /**
+   * The provider for the publish-bound case, or empty where nothing can stop answering: an
+   * in-process provider ({@code mem:}, {@code file:}, {@code jdbc:} on embedded H2). The case is
+   * then skipped.
+   */
+  protected Optional<Unanswering> unanswering() throws Exception {
+    return Optional.empty();
+  }
+
+  @Test
+  void aPostItsBrokerDoesNotConfirmFailsWithinThePublishBoundAndSaysItMayStillArrive()
+      throws Exception {
+    Optional<Unanswering> fixture = unanswering();
+    assumeTrue(
+        fixture.isPresent(),
+        provider.scheme() + ": its fixture has nothing that can stop answering (unanswering())");
+    try (Unanswering unanswering = fixture.get()) {
+      MailboxProvider bounded = unanswering.provider();
+      MailAddress inbox = address("bound");
+      bounded.post(letterTo(inbox).id("before").build()); // the address exists, the link is up
+      long boundMillis = unanswering.bound().toMillis();
+      unanswering.stopAnswering();
+      long took;
+      try {
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> bounded.post(letterTo(inbox).id("held").build()))
+            .hasMessageStartingWith(ErrorCode.PUBLISH_TIMEOUT.code())
+            .hasMessageContaining(inbox.toString())
+            .hasMessageContaining(boundMillis + " ms")
+            .hasMessageContaining("may still arrive")
+            .satisfies(
+                e ->
+                    assertThat(((MailboxException) e).isRetriable())
+                        .as("a timeout is worth trying again")
+                        .isTrue());
+        took = (System.nanoTime() - started) / 1_000_000;
+      } finally {
+        unanswering.answerAgain();
+      }
+      assertThat(took)
+          .as("the post failed after the bound (%d ms), not long after it", boundMillis)
+          .isBetween(boundMillis * 9 / 10, boundMillis + 5_000);
+      Eventually.await(
+          "posts work again once the broker answers",
+          Duration.ofSeconds(60),
+          () -> {
+            try {
+              bounded.post(letterTo(inbox).id("after").build());
+              return true;
+            } catch (MailboxException stillDown) {
+              return false;
+            }
+          });
+    }
   }
 
   private static MailMessage.Builder letterTo(MailAddress inbox) {

@@ -153,7 +153,7 @@ public final class AmqpProvider extends TransportBase
   private void publish(List<MailAddress> topics, List<MailMessage> copies) {
     List<ConfirmedPublisher.Outgoing> outgoing = new ArrayList<>(copies.size());
     for (int i = 0; i < copies.size(); i++) {
-      outgoing.add(outgoing(queues.declare(topics.get(i)), copies.get(i)));
+      outgoing.add(outgoing(topics.get(i), queues.declare(topics.get(i)), copies.get(i)));
     }
     try {
       link.publisher().publishAll(outgoing);
@@ -166,9 +166,14 @@ public final class AmqpProvider extends TransportBase
     topics.forEach(topic -> lastActivity.put(topic, now));
   }
 
-  private static ConfirmedPublisher.Outgoing outgoing(String queue, MailMessage copy) {
+  private static ConfirmedPublisher.Outgoing outgoing(
+      MailAddress address, String queue, MailMessage copy) {
     return new ConfirmedPublisher.Outgoing(
-        queue, copy.sendId().orElseThrow(), AmqpMessages.properties(copy), AmqpMessages.body(copy));
+        address,
+        queue,
+        copy.sendId().orElseThrow(),
+        AmqpMessages.properties(copy),
+        AmqpMessages.body(copy));
   }
 
   // ---- subscriptions ---------------------------------------------------------------------------
@@ -334,7 +339,7 @@ public final class AmqpProvider extends TransportBase
             : queues.declareRetry(
                 queue, names.delayForRound(SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 1)));
     try {
-      link.publisher().publishAll(List.of(outgoing(target, copy)));
+      link.publisher().publishAll(List.of(outgoing(address, target, copy)));
     } catch (RuntimeException e) {
       delivery.ifPresent(Held::nack); // not stored elsewhere: keep the original
       throw e;
@@ -346,7 +351,7 @@ public final class AmqpProvider extends TransportBase
   @Override
   public void park(MailAddress address, MailMessage record) {
     String parked = queues.declareParked(queues.declare(address));
-    link.publisher().publishAll(List.of(outgoing(parked, record)));
+    link.publisher().publishAll(List.of(outgoing(address, parked, record)));
     LOG.warning(() -> "Parked " + record + " in RabbitMQ queue " + parked);
   }
 

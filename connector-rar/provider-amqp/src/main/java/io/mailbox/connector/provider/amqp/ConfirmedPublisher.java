@@ -5,7 +5,9 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.PublishBound;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +33,12 @@ import java.util.concurrent.TimeoutException;
  */
 final class ConfirmedPublisher {
   /** One message to publish to a queue through the default exchange. */
-  record Outgoing(String queue, String key, AMQP.BasicProperties properties, byte[] body) {}
+  record Outgoing(
+      MailAddress address,
+      String queue,
+      String key,
+      AMQP.BasicProperties properties,
+      byte[] body) {}
 
   private final Channel channel;
   private final Duration timeout;
@@ -40,11 +47,13 @@ final class ConfirmedPublisher {
 
   private static final class Pending {
     final String key;
+    final MailAddress address;
     final CompletableFuture<Void> confirmed = new CompletableFuture<>();
     volatile boolean returned;
 
-    Pending(String key) {
+    Pending(String key, MailAddress address) {
       this.key = key;
+      this.address = address;
     }
   }
 
@@ -78,7 +87,7 @@ final class ConfirmedPublisher {
     List<Pending> pendings = new ArrayList<>(messages.size());
     synchronized (this) {
       for (Outgoing message : messages) {
-        Pending pending = new Pending(message.key());
+        Pending pending = new Pending(message.key(), message.address());
         long sequence = channel.getNextPublishSeqNo();
         outstanding.put(sequence, pending);
         byKey.put(message.key(), pending);
@@ -96,19 +105,16 @@ final class ConfirmedPublisher {
   }
 
   private void awaitAll(List<Pending> pendings) {
+    Pending unconfirmed = pendings.get(0);
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
       for (Pending pending : pendings) {
+        unconfirmed = pending;
         long left = deadline - System.nanoTime();
         pending.confirmed.get(Math.max(0, left), TimeUnit.NANOSECONDS);
       }
     } catch (TimeoutException e) {
-      throw new MailboxException(
-          ErrorCode.CONNECTION_UNAVAILABLE,
-          "RabbitMQ did not confirm the post within "
-              + timeout.toMillis()
-              + " ms (publish timeout). This is not proof it was lost: RabbitMQ may still store"
-              + " it, so posting it again can duplicate it.");
+      throw PublishBound.exceeded(unconfirmed.address, timeout, "amqpPublishTimeoutMillis", e);
     } catch (ExecutionException e) {
       throw (RuntimeException) e.getCause();
     } catch (InterruptedException e) {

@@ -132,6 +132,12 @@ public final class JdbcProvider extends TransportBase
     return this;
   }
 
+  /** How long a post waits for its INSERT: then {@code MBX-2009}; zero: unbounded. Default 15 s. */
+  public JdbcProvider withPublishTimeout(Duration bound) {
+    writer.publishBound(bound);
+    return this;
+  }
+
   /**
    * How often rows nobody pushed are handed to the subscribers of their address (see {@link
    * SubscriberPump}). Default one second.

@@ -48,13 +48,21 @@ public final class JdbcProviderFactory
           "jdbc: how long a copy may wait after it was sent before it is dead-lettered instead of"
               + " handed out (reason ttl), in ms. 0 = forever.");
 
+  static final Setting PUBLISH_TIMEOUT =
+      Setting.millis(
+          "jdbcPublishTimeoutMillis",
+          15_000,
+          "jdbc: how long a post waits for its INSERT, in ms (JDBC's query timeout: whole seconds,"
+              + " rounded up); then MBX-2009, not proof of loss. 0 = as long as the driver waits.");
+
   /** The checked settings. */
   public record Configuration(
       String dataSource,
       int maxDeliveries,
       Duration dedupeWindow,
       Duration subscriberPoll,
-      Duration timeToLive) {}
+      Duration timeToLive,
+      Duration publishTimeout) {}
 
   @Override
   public String scheme() {
@@ -63,7 +71,8 @@ public final class JdbcProviderFactory
 
   @Override
   public List<Setting> settings() {
-    return List.of(DATA_SOURCE, MAX_DELIVERIES, DEDUPE_WINDOW, SUBSCRIBER_POLL, TIME_TO_LIVE);
+    return List.of(
+        DATA_SOURCE, MAX_DELIVERIES, DEDUPE_WINDOW, SUBSCRIBER_POLL, TIME_TO_LIVE, PUBLISH_TIMEOUT);
   }
 
   @Override
@@ -77,7 +86,8 @@ public final class JdbcProviderFactory
         settings.integer(MAX_DELIVERIES, 0),
         settings.millis(DEDUPE_WINDOW),
         settings.positiveMillis(SUBSCRIBER_POLL),
-        settings.millis(TIME_TO_LIVE));
+        settings.millis(TIME_TO_LIVE),
+        settings.millis(PUBLISH_TIMEOUT));
   }
 
   @Override
@@ -90,7 +100,8 @@ public final class JdbcProviderFactory
             configuration.maxDeliveries(),
             configuration.timeToLive())
         .withDedupeWindow(configuration.dedupeWindow())
-        .withSubscriberPoll(configuration.subscriberPoll());
+        .withSubscriberPoll(configuration.subscriberPoll())
+        .withPublishTimeout(configuration.publishTimeout());
   }
 
   private static DataSource lookup(String jndiName) {

@@ -6,10 +6,13 @@ import static io.mailbox.connector.provider.jdbc.JdbcSql.hash;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.spi.MessageJson;
+import io.mailbox.connector.spi.PublishBound;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +26,8 @@ import java.util.logging.Logger;
  * transaction holding its rows committed.
  */
 final class QueueWriter {
+  static final Duration DEFAULT_PUBLISH_BOUND = Duration.ofSeconds(15);
+  private static final String BOUND_SETTING = "jdbcPublishTimeoutMillis";
   private static final Logger LOG = Logger.getLogger(QueueWriter.class.getName());
   private static final int MAX_GROUP = 500;
 
@@ -42,6 +47,7 @@ final class QueueWriter {
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicLong collapsed = new AtomicLong();
   private volatile GroupCommit<Row, Boolean> groupCommit;
+  private volatile Duration publishBound = DEFAULT_PUBLISH_BOUND;
 
   /**
    * @param written told the address of every row written (the provider remembers active addresses)
@@ -52,6 +58,14 @@ final class QueueWriter {
     this.clock = clock;
     this.written = written;
     this.groupCommit = newGroupCommit();
+  }
+
+  /**
+   * How long a post's INSERT may wait for the database ({@link Duration#ZERO}: as long as the
+   * driver does). JDBC counts a query timeout in whole seconds: rounded up.
+   */
+  void publishBound(Duration bound) {
+    this.publishBound = bound;
   }
 
   /** Group commit on (the default) or off: off, every call is its own transaction. */
@@ -87,8 +101,18 @@ final class QueueWriter {
    */
   List<Boolean> insertAll(List<Row> rows) {
     GroupCommit<Row, Boolean> group = groupCommit;
-    List<Boolean> inserted =
-        group == null || db.inTransaction() ? db.run(c -> writeRows(c, rows)) : submit(group, rows);
+    List<Boolean> inserted;
+    try {
+      inserted =
+          group == null || db.inTransaction()
+              ? db.run(c -> writeRows(c, rows))
+              : submit(group, rows);
+    } catch (RuntimeException e) {
+      if (isQueryTimeout(e)) {
+        throw PublishBound.exceeded(rows.get(0).topic(), publishBound, BOUND_SETTING, e);
+      }
+      throw e;
+    }
     for (int i = 0; i < rows.size(); i++) {
       Row row = rows.get(i);
       written.accept(row.topic());
@@ -132,6 +156,9 @@ final class QueueWriter {
         c.prepareStatement(
             "INSERT INTO MBX_QUEUE (COPY_KEY, ADDRESS_HASH, ADDRESS, SEQ, MESSAGE_ID, MESSAGE, STATE,"
                 + " LEASE_ID, VISIBLE_AT, DELIVERIES, UPDATED_AT) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")) {
+      long boundMillis = publishBound.toMillis();
+      statement.setQueryTimeout(
+          boundMillis == 0 ? 0 : (int) Math.max(1, (boundMillis + 999) / 1000));
       for (Row row : rows) {
         if (row.dedupe() && dedupe.isOn() && !dedupe.admit(c, row.topic(), row.copy().id(), now)) {
           result.add(false);
@@ -163,6 +190,27 @@ final class QueueWriter {
       }
       throw e;
     }
+  }
+
+  /**
+   * Whether {@code failure} came from a statement that ran past its query timeout: JDBC's {@link
+   * SQLTimeoutException} (H2, MariaDB), or the SQL state of a cancelled statement, which
+   * PostgreSQL's driver (57014) and MariaDB's server (70100) report instead.
+   */
+  static boolean isQueryTimeout(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SQLTimeoutException) {
+        return true;
+      }
+      if (cause instanceof SQLException sql
+          && ("57014".equals(sql.getSQLState()) || "70100".equals(sql.getSQLState()))) {
+        return true;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
   }
 
   /** Write order: microseconds of the clock, never going backwards within the process. */

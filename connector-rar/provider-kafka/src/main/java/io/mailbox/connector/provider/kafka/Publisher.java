@@ -4,6 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.PublishBound;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,7 @@ final class Publisher implements AutoCloseable {
       } catch (ExecutionException e) {
         throw failed(addresses.get(i), e.getCause());
       } catch (TimeoutException e) {
-        throw failed(addresses.get(i), e);
+        throw PublishBound.exceeded(addresses.get(i), bound, "kafkaPublishTimeoutMillis", e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw failed(addresses.get(i), e);
@@ -62,6 +63,10 @@ final class Publisher implements AutoCloseable {
               + ": the record is larger than it accepts"
               + " (max.request.size or the topic's max.message.bytes); it was not stored.",
           cause);
+    }
+    if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+      // The producer's own delivery.timeout.ms (the bound too): the same "may still arrive".
+      return PublishBound.exceeded(address, bound, "kafkaPublishTimeoutMillis", cause);
     }
     return new MailboxException(
         ErrorCode.CONNECTION_UNAVAILABLE,

@@ -4,6 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.PublishBound;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.PublishOptions;
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
 
 /**
  * Publishes copies through JetStream and waits for the stream's acknowledgements, all of a batch at
- * once, within the publish bound. A timeout fails with {@code MBX-2003} naming the address and the
+ * once, within the publish bound. A timeout fails with {@code MBX-2009} naming the address and the
  * bound, and says it is not proof of loss (the server may still store the message).
  */
 final class NatsPublisher {
@@ -81,17 +82,12 @@ final class NatsPublisher {
     try {
       ack.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      throw new MailboxException(
-          ErrorCode.CONNECTION_UNAVAILABLE,
-          "NATS did not acknowledge a post to "
-              + address
-              + " within "
-              + bound.toMillis()
-              + " ms (natsPublishTimeoutMillis). This is not proof of loss: the stream may still"
-              + " store it, so posting again can duplicate it.",
-          e);
+      throw PublishBound.exceeded(address, bound, "natsPublishTimeoutMillis", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof TimeoutException) {
+        throw PublishBound.exceeded(address, bound, "natsPublishTimeoutMillis", cause);
+      }
       if (cause instanceof JetStreamApiException api) {
         throw new MailboxException(
             ErrorCode.CONNECTION_UNAVAILABLE,

@@ -1,10 +1,12 @@
 package io.mailbox.connector.provider.nats;
 
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.Transport;
 import io.mailbox.connector.tck.ProviderContract;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 
@@ -34,5 +36,23 @@ class NatsProviderContractIT extends ProviderContract {
   @Override
   protected Duration eventually() {
     return Duration.ofSeconds(10);
+  }
+
+  private static final Duration BOUND = Duration.ofSeconds(1);
+
+  /** The publish-bound case on a server of its own, paused with SIGSTOP (others keep theirs). */
+  @Override
+  protected Optional<Unanswering> unanswering() throws Exception {
+    PrivateNatsServer server = PrivateNatsServer.withJetStream();
+    NatsSettings settings =
+        NatsSettings.defaults()
+            .withUrl(server.url())
+            .withCreatedStream("MAILBOX", "mailbox")
+            .withPublishTimeout(BOUND);
+    MailboxProvider bounded =
+        MailboxProvider.of(new NatsProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
+    bounded.start();
+    return Optional.of(
+        Unanswering.of(bounded, BOUND, server::pause, server::resume, server::close));
   }
 }

@@ -67,6 +67,16 @@ public final class PrivateNatsServer implements AutoCloseable {
     throw new IllegalStateException("nats-server did not listen on " + port);
   }
 
+  /** SIGSTOP: the process stays, its connections stay open, nothing answers. */
+  public void pause() throws Exception {
+    new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).start().waitFor();
+  }
+
+  /** SIGCONT after {@link #pause}. */
+  public void resume() throws Exception {
+    new ProcessBuilder("kill", "-CONT", Long.toString(process.pid())).start().waitFor();
+  }
+
   /** SIGKILL: no goodbye to its clients, nothing flushed but what it wrote already. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();

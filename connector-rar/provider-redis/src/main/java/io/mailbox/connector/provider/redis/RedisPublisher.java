@@ -4,7 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
-import java.net.SocketTimeoutException;
+import io.mailbox.connector.spi.PublishBound;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,6 @@ import java.util.Map;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.XAddParams;
 
@@ -131,20 +130,16 @@ final class RedisPublisher {
 
   /** The post may or may not be stored: the caller must not assume either. */
   private MailboxException unconfirmed(MailAddress address, Throwable cause) {
-    boolean timedOut =
-        cause instanceof JedisConnectionException
-            && cause.getCause() instanceof SocketTimeoutException;
-    String why =
-        timedOut
-            ? "within " + bound.toMillis() + " ms (redisPublishTimeoutMillis)"
-            : "(" + (cause == null ? "not connected" : cause.getClass().getSimpleName()) + ")";
+    if (PublishBound.isSocketTimeout(cause)) {
+      return PublishBound.exceeded(address, bound, "redisPublishTimeoutMillis", cause);
+    }
     return new MailboxException(
         ErrorCode.CONNECTION_UNAVAILABLE,
         "Redis did not confirm a post to "
             + address
-            + " "
-            + why
-            + ". This is not proof of loss: the stream may have stored it, so posting again can"
+            + " ("
+            + (cause == null ? "not connected" : cause.getClass().getSimpleName())
+            + "). This is not proof of loss: the stream may have stored it, so posting again can"
             + " duplicate it.",
         cause);
   }

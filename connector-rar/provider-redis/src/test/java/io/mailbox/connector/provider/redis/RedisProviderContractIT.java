@@ -1,10 +1,12 @@
 package io.mailbox.connector.provider.redis;
 
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.Transport;
 import io.mailbox.connector.tck.ProviderContract;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 
@@ -32,5 +34,20 @@ class RedisProviderContractIT extends ProviderContract {
   @Override
   protected Duration eventually() {
     return Duration.ofSeconds(10);
+  }
+
+  private static final Duration BOUND = Duration.ofSeconds(1);
+
+  /** The publish-bound case on a server of its own, paused with SIGSTOP (others keep theirs). */
+  @Override
+  protected Optional<Unanswering> unanswering() throws Exception {
+    PrivateRedisServer server = PrivateRedisServer.withoutPersistence();
+    RedisSettings settings =
+        RedisSettings.defaults().withUrl(server.url()).withPublishTimeout(BOUND);
+    MailboxProvider bounded =
+        MailboxProvider.of(new RedisProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
+    bounded.start();
+    return Optional.of(
+        Unanswering.of(bounded, BOUND, server::pause, server::resume, server::close));
   }
 }
