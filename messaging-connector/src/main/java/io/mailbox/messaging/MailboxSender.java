@@ -55,7 +55,8 @@ final class MailboxSender {
       letter = toLetter(message);
       if (outbox != null && OutboxBridge.inTransaction()) {
         // In the caller's transaction: an outbox row, published by the relay only after commit.
-        outbox.write(settings.address().toString(), letter.body(), explicitId(message));
+        outbox.write(
+            settings.address().toString(), letter.body(), explicitId(message), letter.headers());
       } else if (outbox != null && CallerTransaction.exists()) {
         // A transaction marked for rollback (or completing): posting on our own would deliver a
         // message whose sender's work is undone.

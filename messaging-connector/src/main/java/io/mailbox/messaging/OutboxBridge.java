@@ -26,8 +26,11 @@ final class OutboxBridge {
     return CallerTransaction.isActive();
   }
 
-  /** Writes the payload (JSON, or a JSON string for plain text) as an event to {@code address}. */
-  void write(String address, String payload, String id) {
+  /**
+   * Writes the payload (JSON, or a JSON string for plain text) as an event to {@code address}, with
+   * the message's headers (its ordering key, de-duplication id and caller headers).
+   */
+  void write(String address, String payload, String id, java.util.Map<String, String> headers) {
     OutboxWriter outbox;
     try {
       outbox = (OutboxWriter) new InitialContext().lookup(OutboxWriter.JNDI_NAME);
@@ -37,6 +40,6 @@ final class OutboxBridge {
           "outbox.topic is set but the application has no outbox (bundle ejb-module; see docs/outbox.md)",
           e);
     }
-    outbox.write(address, topic, payload, id);
+    outbox.write(address, topic, payload, id, headers);
   }
 }

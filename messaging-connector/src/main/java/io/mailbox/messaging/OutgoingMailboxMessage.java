@@ -12,7 +12,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 /**
  * A message for an outgoing {@code mailbox} channel that also sets the mailbox id and headers:
  * {@code emitter.send(OutgoingMailboxMessage.of(json).withId("order-42").withHeader("type",
- * "placed"))}. Any other message is sent with a generated id and no headers.
+ * "placed").withOrderingKey("customer-7"))}. Through the outbox ({@code outbox.topic}) the row
+ * keeps them and the relay publishes them with every send. Any other message is sent with a
+ * generated id and no headers.
  *
  * <p>Created inside a JTA transaction, it belongs to that transaction: the channel writes it there
  * (an outbox row, or a post enlisted in it) only on a thread of that transaction, and the
@@ -62,6 +64,19 @@ public final class OutgoingMailboxMessage<T> implements Message<T> {
     Map<String, String> more = new TreeMap<>(headers);
     more.put(name, value);
     return new OutgoingMailboxMessage<>(payload, id, more, ack, nack, origin);
+  }
+
+  /**
+   * The ordering key: same key, same partition where the transport has them, and relay order in the
+   * outbox (at most 128 UTF-8 bytes).
+   */
+  public OutgoingMailboxMessage<T> withOrderingKey(String key) {
+    return withHeader(io.mailbox.connector.api.PublishOptions.ORDERING_KEY, key);
+  }
+
+  /** The de-duplication id: the transport's native de-duplication (at most 128 UTF-8 bytes). */
+  public OutgoingMailboxMessage<T> withDeduplicationId(String deduplicationId) {
+    return withHeader(io.mailbox.connector.api.PublishOptions.DEDUPLICATION_ID, deduplicationId);
   }
 
   @Override

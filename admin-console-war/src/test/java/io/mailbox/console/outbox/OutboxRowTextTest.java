@@ -18,6 +18,8 @@ class OutboxRowTextTest {
         "{}",
         "k",
         null,
+        null,
+        null,
         "p",
         createdAt,
         OutboxStatus.FAILED,

@@ -1,6 +1,7 @@
 package io.mailbox.ejb.outbox;
 
 import io.mailbox.connector.api.OutboxWriter;
+import io.mailbox.connector.api.PublishOptions;
 import io.mailbox.connector.api.VersionedTopic;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import jakarta.ejb.EJB;
@@ -12,6 +13,8 @@ import jakarta.json.Json;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The outbox as the channel connector sees it ({@link OutboxWriter}): an outgoing channel with
@@ -31,13 +34,35 @@ public class ChannelOutboxWriter implements OutboxWriter {
 
   @Override
   public String write(String address, String topic, String json, String envelopeId) {
+    return write(address, topic, json, envelopeId, Map.of());
+  }
+
+  @Override
+  public String write(
+      String address, String topic, String json, String envelopeId, Map<String, String> headers) {
     VersionedTopic versioned = VersionedTopic.parse(topic, "outbox.topic");
     IntegrationEventDefinition<JsonValue> definition =
         IntegrationEventDefinition.define(
             versioned.type(), versioned.version(), topic, data -> data);
-    WriteOptions options =
-        envelopeId == null ? WriteOptions.none() : WriteOptions.none().withEnvelopeId(envelopeId);
-    return outbox.writeTo(address, definition, parse(json), options);
+    return outbox.writeTo(address, definition, parse(json), options(envelopeId, headers));
+  }
+
+  /**
+   * A channel message's headers as write options: the ordering key and the de-duplication id as the
+   * row's options, every other header as a caller header.
+   */
+  static WriteOptions options(String envelopeId, Map<String, String> headers) {
+    WriteOptions options = WriteOptions.none().withEnvelopeId(envelopeId);
+    Map<String, String> callerHeaders = new TreeMap<>();
+    for (Map.Entry<String, String> header : headers.entrySet()) {
+      switch (header.getKey()) {
+        case PublishOptions.ORDERING_KEY -> options = options.withOrderingKey(header.getValue());
+        case PublishOptions.DEDUPLICATION_ID ->
+            options = options.withDeduplicationId(header.getValue());
+        default -> callerHeaders.put(header.getKey(), header.getValue());
+      }
+    }
+    return options.withHeaders(callerHeaders);
   }
 
   /** JSON as JSON; any other text as a JSON string. */

@@ -31,6 +31,7 @@ public class OutboxRecord {
   static final int MAX_ADDRESS = 1000;
   static final int MAX_ORDERING_KEY = 255;
   static final int MAX_TENANT_ID = 100;
+  static final int MAX_DEDUPLICATION_ID = 512;
 
   @Id
   @Column(name = "ID", length = MAX_ID, nullable = false, updatable = false)
@@ -49,6 +50,13 @@ public class OutboxRecord {
 
   @Column(name = "ORDERING_KEY", length = MAX_ORDERING_KEY, updatable = false)
   private String orderingKey;
+
+  @Column(name = "DEDUPLICATION_ID", length = MAX_DEDUPLICATION_ID, updatable = false)
+  private String deduplicationId;
+
+  // The caller's headers as a JSON object (null: none); a plain string column like ENVELOPE.
+  @Column(name = "HEADERS", length = 1_048_576, updatable = false)
+  private String headers;
 
   @Column(name = "TENANT_ID", length = MAX_TENANT_ID, updatable = false)
   private String tenantId;
@@ -88,26 +96,43 @@ public class OutboxRecord {
     // for JPA
   }
 
+  /**
+   * A row's publish options, each published with every send of it.
+   *
+   * @param orderingKey relay order among the key's rows and the message's ordering key; or null
+   * @param deduplicationId the publish de-duplication id; null: the envelope id
+   * @param headers the caller's headers as stored ({@link OutboxHeaders}); null: none
+   */
+  record Options(String orderingKey, String deduplicationId, String headers) {
+    static Options orderingKey(String key) {
+      return new Options(key, null, null);
+    }
+  }
+
   OutboxRecord(
       String id,
       String topic,
       String address,
       String envelope,
-      String orderingKey,
+      Options options,
       String tenantId,
       String position,
       long createdAt) {
+    String orderingKey = options.orderingKey();
     // Checked here, before the row exists: too long a value would otherwise fail at flush or commit
     // with the database's own error, after the caller's business writes.
     fits("envelope id", id, MAX_ID);
     fits("address", address, MAX_ADDRESS);
     fits("ordering key", orderingKey, MAX_ORDERING_KEY);
     fits("tenant id", tenantId, MAX_TENANT_ID);
+    fits("de-duplication id", options.deduplicationId(), MAX_DEDUPLICATION_ID);
     this.id = Objects.requireNonNull(id);
     this.topic = Objects.requireNonNull(topic);
     this.address = Objects.requireNonNull(address);
     this.envelope = Objects.requireNonNull(envelope);
     this.orderingKey = orderingKey;
+    this.deduplicationId = options.deduplicationId();
+    this.headers = options.headers();
     this.tenantId = tenantId;
     this.position = Objects.requireNonNull(position);
     this.createdAt = createdAt;
@@ -131,6 +156,8 @@ public class OutboxRecord {
         address,
         envelope,
         orderingKey,
+        deduplicationId,
+        headers,
         tenantId,
         position,
         createdAt,

@@ -57,6 +57,8 @@ final class InMemoryOutboxStore implements OutboxStore {
         row.address(),
         row.envelope(),
         row.orderingKey(),
+        row.deduplicationId(),
+        row.headers(),
         row.tenantId(),
         row.position(),
         row.createdAt(),

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Issue 20, item 10: an ordering key, tenant, envelope id or address longer than its column is
  * refused when the row is made (MBX-3007), before anything is written; a 300-character key used to
- * fail at commit and roll the business transaction back with the database's error.
+ * fail at commit and roll the business transaction back with the database's error. An ordering key
+ * is also a publish option (issue 18): over 128 UTF-8 bytes it is refused with MBX-1004.
  */
 class OutboxRowsLimitsTest {
   private static final IntegrationEventDefinition<JsonValue> PLACED =
@@ -38,7 +39,6 @@ class OutboxRowsLimitsTest {
   @ParameterizedTest
   @CsvSource({
     "orderingKey, 256, ordering key",
-    "orderingKey, 300, ordering key",
     "tenantId, 101, tenant id",
     "envelopeId, 129, envelope id"
   })
@@ -58,6 +58,19 @@ class OutboxRowsLimitsTest {
   }
 
   @Test
+  void anOrderingKeyThatFitsItsColumnButNotThePublishRuleIsRefusedWithoutItsValue() {
+    String key = "key-" + "é".repeat(70); // 144 UTF-8 bytes, 74 characters
+
+    assertThatThrownBy(
+            () -> rows.create(PLACED, JsonValue.NULL, WriteOptions.none().withOrderingKey(key)))
+        .isInstanceOf(OutboxOptionsRefusedException.class)
+        .hasMessageStartingWith("MBX-1004")
+        .hasMessageContaining("ordering-key")
+        .hasMessageContaining("128 UTF-8 bytes")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("é"));
+  }
+
+  @Test
   void anAddressLongerThanItsColumnIsRefused() {
     String address = "mem:events@shop/" + "p".repeat(1000);
 
@@ -73,11 +86,11 @@ class OutboxRowsLimitsTest {
             PLACED,
             JsonValue.NULL,
             WriteOptions.none()
-                .withOrderingKey("k".repeat(255))
+                .withOrderingKey("k".repeat(128))
                 .withTenant("t".repeat(100))
                 .withEnvelopeId("e".repeat(128)));
 
-    assertThat(record.view().orderingKey()).hasSize(255);
+    assertThat(record.view().orderingKey()).as("the publish rule's bound").hasSize(128);
     assertThat(record.view().tenantId()).hasSize(100);
     assertThat(record.id()).hasSize(128);
   }

@@ -3,6 +3,8 @@ package io.mailbox.ejb.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.PublishOptions;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import io.mailbox.ejb.testsupport.TestDatabase;
 import jakarta.json.Json;
@@ -139,6 +141,33 @@ public abstract class OutboxStoreContract {
         .isInstanceOf(OutboxEnvelopeTooLargeException.class)
         .hasMessageStartingWith("MBX-3002");
     assertThat(store().count(OutboxStatus.PENDING)).isZero();
+  }
+
+  @Test
+  void aRowKeepsItsPublishOptionsInTheTable() {
+    String id =
+        database.inTransaction(
+            em -> {
+              OutboxRecord record =
+                  rows.create(
+                      PLACED,
+                      Json.createValue(1),
+                      WriteOptions.none()
+                          .withOrderingKey("customer-é")
+                          .withDeduplicationId("order-1-v2")
+                          .withHeader("tenant", "eu \"quoted\" é注")
+                          .withHeader("Content-Language", "de"));
+              em.persist(record);
+              return record.id();
+            });
+
+    OutboxRow row = store().find(id).orElseThrow();
+    MailMessage message = row.toMessage();
+    assertThat(message.header(PublishOptions.ORDERING_KEY)).contains("customer-é");
+    assertThat(message.header(PublishOptions.DEDUPLICATION_ID)).contains("order-1-v2");
+    assertThat(row.callerHeaders())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("tenant", "eu \"quoted\" é注", "Content-Language", "de"));
   }
 
   @Test

@@ -42,6 +42,8 @@ class OutboxTopicRuleTest {
             envelope,
             null,
             null,
+            null,
+            null,
             "0000000000000001",
             0,
             OutboxStatus.PENDING,

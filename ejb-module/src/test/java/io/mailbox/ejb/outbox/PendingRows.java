@@ -24,6 +24,8 @@ final class PendingRows {
         envelope,
         key,
         null,
+        null,
+        null,
         position,
         millis,
         OutboxStatus.PENDING,

@@ -26,4 +26,19 @@ public interface OutboxWriter {
    *     version suffix
    */
   String write(String address, String topic, String json, String envelopeId);
+
+  /**
+   * As {@link #write(String, String, String, String)}, with the message's headers: {@value
+   * PublishOptions#ORDERING_KEY} and {@value PublishOptions#DEDUPLICATION_ID} become the row's
+   * options, the rest its caller headers, all published with every send of the row.
+   *
+   * @throws MailboxException with {@link ErrorCode#INVALID_MESSAGE} when the headers break the
+   *     publish rules ({@link PublishOptions}); nothing is written
+   */
+  String write(
+      String address,
+      String topic,
+      String json,
+      String envelopeId,
+      java.util.Map<String, String> headers);
 }

@@ -88,8 +88,16 @@ public final class PublishOptions {
     }
   }
 
+  /**
+   * Whether {@code value} may be an ordering key or de-duplication id: 1 to {@value MAX_KEY_BYTES}
+   * UTF-8 bytes, not blank, without control characters.
+   */
+  public static boolean fitsKey(String value) {
+    return !value.isBlank() && utf8Bytes(value) <= MAX_KEY_BYTES && !hasControl(value);
+  }
+
   private static void checkKey(String name, String value) {
-    if (value.isBlank() || utf8Bytes(value) > MAX_KEY_BYTES || hasControl(value)) {
+    if (!fitsKey(value)) {
       throw refused(
           "The "
               + name
