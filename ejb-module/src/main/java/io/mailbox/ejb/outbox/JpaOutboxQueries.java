@@ -15,20 +15,43 @@ import java.util.Set;
  * who wins, not a read-then-write in Java.
  */
 public final class JpaOutboxQueries implements OutboxStore {
-  private final EntityManager em;
+  /** The standard hint: JPA providers pass it on as the JDBC statement's query timeout. */
+  static final String QUERY_TIMEOUT = "jakarta.persistence.query.timeout";
 
+  private final EntityManager em;
+  private final int timeoutMillis;
+
+  /** With the default store bound ({@link RelaySettings#defaults()}). */
   public JpaOutboxQueries(EntityManager em) {
+    this(em, RelaySettings.defaults().storeTimeout());
+  }
+
+  /**
+   * @param storeTimeout how long one statement may take: a database that holds it longer (a lock, a
+   *     hung server) fails it, and the relay counts the sweep's store as failing instead of hanging
+   *     past its claims' leases. JDBC counts it in whole seconds.
+   */
+  public JpaOutboxQueries(EntityManager em, java.time.Duration storeTimeout) {
     this.em = em;
+    this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, storeTimeout.toMillis());
+  }
+
+  private <T> TypedQuery<T> query(String jpql, Class<T> type) {
+    return em.createQuery(jpql, type).setHint(QUERY_TIMEOUT, timeoutMillis);
+  }
+
+  private jakarta.persistence.Query query(String jpql) {
+    return em.createQuery(jpql).setHint(QUERY_TIMEOUT, timeoutMillis);
   }
 
   @Override
   public List<OutboxRow> page(String afterPosition, int limit) {
     TypedQuery<OutboxRecord> query =
         afterPosition == null
-            ? em.createQuery(
+            ? query(
                 "SELECT r FROM OutboxRecord r WHERE r.status IN :open ORDER BY r.position",
                 OutboxRecord.class)
-            : em.createQuery(
+            : query(
                     "SELECT r FROM OutboxRecord r WHERE r.status IN :open AND r.position > :after"
                         + " ORDER BY r.position",
                     OutboxRecord.class)
@@ -52,7 +75,7 @@ public final class JpaOutboxQueries implements OutboxStore {
     // the bound keeps a key with a long backlog from costing a scan of it per batch (index
     // MBX_OUTBOX_KEY: ORDERING_KEY, TENANT_ID, STATUS, POSITION).
     for (Object[] found :
-        em.createQuery(
+        query(
                 "SELECT r.tenantId, r.orderingKey, MIN(r.position) FROM OutboxRecord r"
                     + " WHERE r.orderingKey IN :keys AND r.status IN :open AND r.position <= :upTo"
                     + " GROUP BY r.tenantId, r.orderingKey",
@@ -72,7 +95,7 @@ public final class JpaOutboxQueries implements OutboxStore {
 
   @Override
   public boolean claim(String id, long expectedVersion, long leaseUntil) {
-    return em.createQuery(
+    return query(
                 "UPDATE OutboxRecord r SET r.claimVersion = r.claimVersion + 1, r.leaseUntil = :lease"
                     + " WHERE r.id = :id AND r.claimVersion = :expected AND r.status = :pending")
             .setParameter("lease", leaseUntil)
@@ -85,7 +108,7 @@ public final class JpaOutboxQueries implements OutboxStore {
 
   @Override
   public boolean markSent(String id, long heldVersion, long now, String sentBy) {
-    return em.createQuery(
+    return query(
                 "UPDATE OutboxRecord r SET r.status = :sent, r.settledAt = :now, r.sentBy = :by, r.leaseUntil = 0,"
                     + " r.lastError = NULL WHERE r.id = :id AND r.claimVersion = :held AND r.status = :pending")
             .setParameter("sent", OutboxStatus.SENT)
@@ -101,7 +124,7 @@ public final class JpaOutboxQueries implements OutboxStore {
   @Override
   public boolean markRetry(
       String id, long heldVersion, int attempts, long availableAt, String error) {
-    return em.createQuery(
+    return query(
                 "UPDATE OutboxRecord r SET r.attempts = :attempts, r.availableAt = :available, r.leaseUntil = 0,"
                     + " r.lastError = :error WHERE r.id = :id AND r.claimVersion = :held AND r.status = :pending")
             .setParameter("attempts", attempts)
@@ -116,7 +139,7 @@ public final class JpaOutboxQueries implements OutboxStore {
 
   @Override
   public boolean markFailed(String id, long heldVersion, int attempts, String error) {
-    return em.createQuery(
+    return query(
                 "UPDATE OutboxRecord r SET r.status = :failed, r.attempts = :attempts, r.leaseUntil = 0,"
                     + " r.lastError = :error WHERE r.id = :id AND r.claimVersion = :held AND r.status = :pending")
             .setParameter("failed", OutboxStatus.FAILED)
@@ -137,7 +160,7 @@ public final class JpaOutboxQueries implements OutboxStore {
                 + " WHERE r.id = :id AND r.status = :failed"
             : "UPDATE OutboxRecord r SET r.status = :next, r.settledAt = :now, r.leaseUntil = 0"
                 + " WHERE r.id = :id AND r.status = :failed";
-    return em.createQuery(update)
+    return query(update)
             .setParameter("next", retry ? OutboxStatus.PENDING : OutboxStatus.DISCARDED)
             .setParameter("now", now)
             .setParameter("id", id)
@@ -148,7 +171,7 @@ public final class JpaOutboxQueries implements OutboxStore {
 
   @Override
   public Optional<OutboxRow> find(String id) {
-    OutboxRecord record = em.find(OutboxRecord.class, id);
+    OutboxRecord record = em.find(OutboxRecord.class, id, Map.of(QUERY_TIMEOUT, timeoutMillis));
     if (record != null) {
       em.refresh(record);
     }
@@ -171,8 +194,7 @@ public final class JpaOutboxQueries implements OutboxStore {
 
   @Override
   public long count(OutboxStatus status) {
-    return em.createQuery(
-            "SELECT COUNT(r) FROM OutboxRecord r WHERE r.status = :status", Long.class)
+    return query("SELECT COUNT(r) FROM OutboxRecord r WHERE r.status = :status", Long.class)
         .setParameter("status", status)
         .getSingleResult();
   }
@@ -180,8 +202,7 @@ public final class JpaOutboxQueries implements OutboxStore {
   @Override
   public Optional<Long> oldestPendingCreatedAt() {
     return Optional.ofNullable(
-        em.createQuery(
-                "SELECT MIN(r.createdAt) FROM OutboxRecord r WHERE r.status = :pending", Long.class)
+        query("SELECT MIN(r.createdAt) FROM OutboxRecord r WHERE r.status = :pending", Long.class)
             .setParameter("pending", OutboxStatus.PENDING)
             .getSingleResult());
   }
@@ -191,7 +212,7 @@ public final class JpaOutboxQueries implements OutboxStore {
     int purged = 0;
     for (OutboxStatus settled : List.of(OutboxStatus.SENT, OutboxStatus.DISCARDED)) {
       List<String> ids =
-          em.createQuery(
+          query(
                   "SELECT r.id FROM OutboxRecord r WHERE r.status = :status AND r.settledAt < :before"
                       + " ORDER BY r.settledAt",
                   String.class)
@@ -201,7 +222,7 @@ public final class JpaOutboxQueries implements OutboxStore {
               .getResultList();
       if (!ids.isEmpty()) {
         purged +=
-            em.createQuery("DELETE FROM OutboxRecord r WHERE r.id IN :ids AND r.status = :status")
+            query("DELETE FROM OutboxRecord r WHERE r.id IN :ids AND r.status = :status")
                 .setParameter("ids", ids)
                 .setParameter("status", settled)
                 .executeUpdate();

@@ -25,8 +25,11 @@ public class TransactionalOutboxStore implements OutboxStore {
   @PersistenceContext(unitName = "mailbox")
   private EntityManager em;
 
+  // Read once per bean instance: MicroProfile Config's value, validated with the relay's others.
+  private final java.time.Duration storeTimeout = new OutboxConfig().relaySettings().storeTimeout();
+
   private OutboxStore queries() {
-    return new JpaOutboxQueries(em);
+    return new JpaOutboxQueries(em, storeTimeout);
   }
 
   @Override

@@ -33,8 +33,8 @@ public final class JdbcProviderFactory
       Setting.millis(
           "jdbcDedupeWindowMillis",
           0,
-          "jdbc: a post whose message id its address saw within this many ms is collapsed. 0 ="
-              + " off.");
+          "jdbc: a post whose de-duplication id (else message id) its address saw within this"
+              + " many ms is collapsed. 0 = off.");
   static final Setting SUBSCRIBER_POLL =
       Setting.millis(
           "jdbcSubscriberPollMillis",

@@ -5,6 +5,7 @@ import static io.mailbox.connector.provider.jdbc.JdbcSql.hash;
 
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.PublishOptions;
 import io.mailbox.connector.spi.MessageJson;
 import io.mailbox.connector.spi.PublishBound;
 import java.sql.Connection;
@@ -124,7 +125,7 @@ final class QueueWriter {
                     + row.copy()
                     + " at "
                     + row.topic()
-                    + ": its id was posted there within "
+                    + ": its de-duplication id was posted there within "
                     + dedupe.window());
       }
     }
@@ -160,7 +161,7 @@ final class QueueWriter {
       statement.setQueryTimeout(
           boundMillis == 0 ? 0 : (int) Math.max(1, (boundMillis + 999) / 1000));
       for (Row row : rows) {
-        if (row.dedupe() && dedupe.isOn() && !dedupe.admit(c, row.topic(), row.copy().id(), now)) {
+        if (row.dedupe() && dedupe.isOn() && !dedupe.admit(c, row.topic(), dedupeKey(row), now)) {
           result.add(false);
           continue;
         }
@@ -190,6 +191,11 @@ final class QueueWriter {
       }
       throw e;
     }
+  }
+
+  /** What the dedupe window compares: the post's de-duplication id, else its message id. */
+  private static String dedupeKey(Row row) {
+    return row.copy().header(PublishOptions.DEDUPLICATION_ID).orElse(row.copy().id());
   }
 
   /**

@@ -123,6 +123,21 @@ class JdbcProviderPolicyTest {
   }
 
   @Test
+  void aDeduplicationIdIsWhatTheWindowComparesWhenAPostCarriesOne() {
+    MailboxProvider provider = provider(0, Duration.ZERO, Duration.ofMinutes(1));
+    provider.post(
+        MailMessage.to(WORK).id("send-1").deduplicationId("order-42-v1").body("{}").build());
+    provider.post(
+        MailMessage.to(WORK).id("send-2").deduplicationId("order-42-v1").body("{}").build());
+    provider.post(
+        MailMessage.to(WORK).id("send-1").deduplicationId("order-42-v2").body("{}").build());
+
+    assertThat(provider.status(WORK).unreadCount())
+        .as("the same de-duplication id collapses; another one is new, whatever the message ids")
+        .isEqualTo(2);
+  }
+
+  @Test
   void expiredSightingsAreDeletedSoTheDedupeTableDoesNotGrowWithoutBound() throws Exception {
     MailboxProvider provider = provider(0, Duration.ZERO, Duration.ofSeconds(10));
     for (int i = 0; i < 50; i++) {
