@@ -46,8 +46,8 @@ public class ServerHealthChecks {
   @Inject private Instance<OutboxMetrics> metrics;
 
   // Threads of the checks' own, from the server's factory (they carry this war's context for the
-  // EJB and adapter calls). The server's shared executor also runs the application's work: a probe
-  // queued behind it answers "timeout" (the first /health/live on Payara Server did, once).
+  // EJB and adapter calls), so that application work queued on the server's shared executor cannot
+  // delay a probe past its bound.
   @Resource private ManagedThreadFactory threadFactory;
 
   private ThreadPoolExecutor executor;
