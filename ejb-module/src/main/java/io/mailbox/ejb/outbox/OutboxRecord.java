@@ -103,11 +103,7 @@ public class OutboxRecord {
    * @param deduplicationId the publish de-duplication id; null: the envelope id
    * @param headers the caller's headers as stored ({@link OutboxHeaders}); null: none
    */
-  record Options(String orderingKey, String deduplicationId, String headers) {
-    static Options orderingKey(String key) {
-      return new Options(key, null, null);
-    }
-  }
+  record Options(String orderingKey, String deduplicationId, String headers) {}
 
   OutboxRecord(
       String id,
