@@ -36,8 +36,17 @@ public final class PublishBound {
 
   /** Whether {@code failure} or one of its causes is a socket read that timed out. */
   public static boolean isSocketTimeout(Throwable failure) {
+    return hasCause(failure, cause -> cause instanceof java.net.SocketTimeoutException);
+  }
+
+  /**
+   * Whether {@code failure} or one of its causes is what a client reports when its own timeout ran
+   * out ({@code timedOut}): the same walk for every provider's notion of it.
+   */
+  public static boolean hasCause(
+      Throwable failure, java.util.function.Predicate<Throwable> timedOut) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof java.net.SocketTimeoutException) {
+      if (timedOut.test(cause)) {
         return true;
       }
       if (cause.getCause() == cause) {

@@ -113,9 +113,9 @@ public final class JdbcProvider extends TransportBase
   }
 
   /**
-   * Collapses a post whose message id this address saw within {@code window} (kept in {@code
-   * MBX_QUEUE_SEEN}, so it survives restarts); {@link Duration#ZERO} switches it off (the default).
-   * Call before {@link #start()}.
+   * Collapses a post whose de-duplication id (else message id) this address saw within {@code
+   * window} (kept in {@code MBX_QUEUE_SEEN}, so it survives restarts); {@link Duration#ZERO}
+   * switches it off (the default). Call before {@link #start()}.
    */
   public JdbcProvider withDedupeWindow(Duration window) {
     dedupe.set(window);
@@ -138,10 +138,7 @@ public final class JdbcProvider extends TransportBase
     return this;
   }
 
-  /**
-   * How often rows nobody pushed are handed to the subscribers of their address (see {@link
-   * SubscriberPump}). Default one second.
-   */
+  /** How often rows nobody pushed go to their address's subscribers ({@link SubscriberPump}). */
   public JdbcProvider withSubscriberPoll(Duration interval) {
     pump.interval(interval);
     return this;

@@ -204,19 +204,12 @@ final class QueueWriter {
    * PostgreSQL's driver (57014) and MariaDB's server (70100) report instead.
    */
   static boolean isQueryTimeout(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLTimeoutException) {
-        return true;
-      }
-      if (cause instanceof SQLException sql
-          && ("57014".equals(sql.getSQLState()) || "70100".equals(sql.getSQLState()))) {
-        return true;
-      }
-      if (cause.getCause() == cause) {
-        break;
-      }
-    }
-    return false;
+    return PublishBound.hasCause(
+        failure,
+        cause ->
+            cause instanceof SQLTimeoutException
+                || (cause instanceof SQLException sql
+                    && ("57014".equals(sql.getSQLState()) || "70100".equals(sql.getSQLState()))));
   }
 
   /** Write order: microseconds of the clock, never going backwards within the process. */

@@ -1,18 +1,14 @@
 package io.mailbox.connector.provider.jdbc;
 
-import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.Transport;
 import io.mailbox.connector.tck.ProviderContract;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 
 /** {@code jdbc:} keeps the provider contract on Postgres, with the shipped DDL. */
 class PostgresJdbcProviderContractIT extends ProviderContract {
-  private static final Duration BOUND = Duration.ofSeconds(1);
-
   private DataSource database;
 
   @Override
@@ -24,12 +20,6 @@ class PostgresJdbcProviderContractIT extends ProviderContract {
   /** The publish-bound case: {@code MBX_QUEUE} locked by a connection of the test's own. */
   @Override
   protected Optional<Unanswering> unanswering() {
-    MailboxProvider bounded =
-        MailboxProvider.of(
-            new JdbcProvider(database, Clock.systemUTC(), new ExecutorScheduler())
-                .withPublishTimeout(BOUND));
-    bounded.start();
-    TableLock lock = TableLock.postgres(database);
-    return Optional.of(Unanswering.of(bounded, BOUND, lock::take, lock::release, lock::close));
+    return Optional.of(TableLock.postgres(database).fixture());
   }
 }

@@ -1,8 +1,13 @@
 package io.mailbox.connector.provider.jdbc;
 
+import io.mailbox.connector.kernel.MailboxProvider;
+import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.tck.PublishContract.Unanswering;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -29,6 +34,20 @@ final class TableLock implements AutoCloseable {
   /** MariaDB: LOCK TABLES ... WRITE, released by UNLOCK TABLES. */
   static TableLock mariadb(DataSource dataSource) {
     return new TableLock(dataSource, "LOCK TABLES MBX_QUEUE WRITE", "UNLOCK TABLES");
+  }
+
+  /**
+   * The conformance kit's publish-bound fixture on this lock's database: a started {@code jdbc:}
+   * provider with a 1 s bound, whose table this lock makes stop answering.
+   */
+  Unanswering fixture() {
+    Duration bound = Duration.ofSeconds(1);
+    MailboxProvider bounded =
+        MailboxProvider.of(
+            new JdbcProvider(dataSource, Clock.systemUTC(), new ExecutorScheduler())
+                .withPublishTimeout(bound));
+    bounded.start();
+    return Unanswering.of(bounded, bound, this::take, this::release, this::close);
   }
 
   void take() throws SQLException {
