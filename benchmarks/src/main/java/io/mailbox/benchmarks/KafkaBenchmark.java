@@ -32,6 +32,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -47,7 +48,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   <li><b>consume</b>: N records already in the topic — raw: a consumer in its own group that
  *       polls, decodes each value and commits after each poll (the at-least-once loop a user would
  *       write); provider: a subscription, each record handled and its offset committed as part of
- *       the settled prefix;
+ *       the settled prefix; a second raw baseline also reads every header of each record as text
+ *       (the message and send ids a consumer needs to recognize a redelivery; ours reads them);
  *   <li><b>queue consume</b>: N records already in a topic read through a share group — raw: a
  *       {@code KafkaShareConsumer} of its own group (explicit acknowledgements, from the earliest
  *       record) accepting each; provider: a subscription to a queue address;
@@ -87,7 +89,7 @@ public final class KafkaBenchmark {
       System.out.printf(
           "kafka: on %s: %d records in batches of %d, %d relay rows, one partition per topic%n",
           servers, messages, batch, relayRows);
-      double[][] rates = new double[8][rounds];
+      double[][] rates = new double[9][rounds];
       for (int round = -2; round < rounds; round++) { // rounds -2 and -1: untimed warm-up (JIT)
         // Fresh topics every round: each consume reads exactly what this round wrote.
         MailAddress publish = address("publish", run, round);
@@ -105,10 +107,20 @@ public final class KafkaBenchmark {
         double ourPublish = publishes[0];
         double rawPublish = publishes[1];
 
+        MailAddress consumeRawHeaders = address("consume-raw-headers", run, round);
         ProviderBench.publish(provider, consumeRaw, messages, batch, ProviderBench.BODY);
-        double rawConsume = rawConsume(servers, topic(provider, consumeRaw), messages);
+        ProviderBench.publish(provider, consumeRawHeaders, messages, batch, ProviderBench.BODY);
         ProviderBench.publish(provider, consumeOurs, messages, batch, ProviderBench.BODY);
-        double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
+        double rawConsumeWithHeaders =
+            rawConsume(servers, topic(provider, consumeRawHeaders), messages, true);
+        double[] consumes =
+            ProviderBench.alternately(
+                round,
+                () -> ProviderBench.consume(provider, consumeOurs, messages),
+                () -> rawConsume(servers, topic(provider, consumeRaw), messages, false));
+        double ourConsume = consumes[0];
+        double rawConsume = consumes[1];
+        double ourFirst = ProviderBench.firstRecordMillis;
         // Queue addresses: a share group each side, records already in the topic.
         MailAddress queueRaw = address("queue-raw", run, round);
         MailAddress queueOurs = address("queue-ours", run, round);
@@ -124,7 +136,15 @@ public final class KafkaBenchmark {
           continue;
         }
         double[] measured = {
-          rawPublish, ourPublish, rawConsume, ourConsume, rawOneByOne, relayed, rawQueue, ourQueue
+          rawPublish,
+          ourPublish,
+          rawConsume,
+          ourConsume,
+          rawOneByOne,
+          relayed,
+          rawQueue,
+          ourQueue,
+          rawConsumeWithHeaders
         };
         for (int i = 0; i < measured.length; i++) {
           rates[i][round] = measured[i];
@@ -133,6 +153,10 @@ public final class KafkaBenchmark {
             "round %d: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
                 + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
             round + 1, rawPublish, ourPublish, rawConsume, ourConsume, relayed, rawOneByOne);
+        System.out.printf(
+            "         consume: raw reading headers too %,.0f/s; first record after raw %.0f ms,"
+                + " ours %.0f ms%n",
+            rawConsumeWithHeaders, rawFirstRecordMillis, ourFirst);
         System.out.printf(
             "         queue (share group) consume raw %,.0f/s ours %,.0f/s%n", rawQueue, ourQueue);
       }
@@ -151,6 +175,9 @@ public final class KafkaBenchmark {
           publishOurs / publishRaw);
       System.out.printf(
           "ratio consume provider / raw = %.2f (target >= 0.9)%n", consumeOurs / consumeRaw);
+      System.out.printf(
+          "ratio consume provider / raw reading each record's headers too = %.2f (raw %,.0f/s)%n",
+          consumeOurs / OutboxBench.median(rates[8]), OutboxBench.median(rates[8]));
       System.out.printf(
           "ratio queue consume provider / raw share consumer = %.2f (raw %,.0f/s, ours %,.0f/s)%n",
           OutboxBench.median(rates[7]) / OutboxBench.median(rates[6]),
@@ -218,7 +245,10 @@ public final class KafkaBenchmark {
 
   // ---- consume ---------------------------------------------------------------------------------
 
-  private static double rawConsume(String servers, String topic, int count) {
+  /** How long the last raw consume waited for its first record (join, first fetch). */
+  private static double rawFirstRecordMillis;
+
+  private static double rawConsume(String servers, String topic, int count, boolean headers) {
     Properties properties = new Properties();
     properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
     properties.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-raw-" + UUID.randomUUID());
@@ -236,7 +266,16 @@ public final class KafkaBenchmark {
           throw new IllegalStateException("raw consumer got " + seen);
         }
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+          if (seen == 0) {
+            rawFirstRecordMillis = (System.nanoTime() - start) / 1e6;
+          }
           new String(record.value(), StandardCharsets.UTF_8); // the same decoding work as ours
+          if (headers) { // what a consumer needing the ids (to de-duplicate) reads as well
+            for (Header header : record.headers()) {
+              header.key();
+              new String(header.value(), StandardCharsets.UTF_8);
+            }
+          }
           seen++;
         }
         consumer.commitAsync();

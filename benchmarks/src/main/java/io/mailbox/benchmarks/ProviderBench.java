@@ -9,12 +9,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The provider's side of the broker benchmarks: posts in batches, and a counting subscriber. */
 final class ProviderBench {
   /** The payload every broker benchmark sends: a typical small event. */
   static final String BODY =
       "{\"orderId\":\"o-1\",\"quantity\":1,\"note\":\"benchmark payload of a typical event\"}";
+
+  /**
+   * How long the last {@link #consume} waited for its first message (start-up: join, first fetch).
+   */
+  static volatile double firstRecordMillis;
 
   private ProviderBench() {}
 
@@ -38,13 +44,21 @@ final class ProviderBench {
   static double consume(MailboxProvider provider, MailAddress address, int count)
       throws InterruptedException {
     CountDownLatch done = new CountDownLatch(count);
+    AtomicLong first = new AtomicLong();
     long start = System.nanoTime();
     Subscription subscription =
-        provider.subscribe(address, MailboxSubscriber.of(m -> done.countDown()));
+        provider.subscribe(
+            address,
+            MailboxSubscriber.of(
+                m -> {
+                  first.compareAndSet(0, System.nanoTime());
+                  done.countDown();
+                }));
     if (!done.await(120, TimeUnit.SECONDS)) {
       throw new IllegalStateException("provider subscriber got " + (count - done.getCount()));
     }
     double rate = count / OutboxBench.seconds(start);
+    firstRecordMillis = (first.get() - start) / 1e6;
     subscription.unsubscribe();
     return rate;
   }
