@@ -86,6 +86,14 @@ public interface MailboxConnection extends AutoCloseable {
   /** Every address of every provider, sorted. */
   Snapshot snapshot();
 
+  /**
+   * What went through each address since the adapter started, per provider ({@link
+   * AddressTraffic}): counters kept in memory, so reading them never waits for a store or broker.
+   */
+  default List<AddressTraffic> traffic() {
+    return List.of();
+  }
+
   /** Puts the expired leases of one address back into its queue. */
   RecoverResult recover(MailAddress address);
 

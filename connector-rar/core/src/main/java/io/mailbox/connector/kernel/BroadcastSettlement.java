@@ -30,12 +30,15 @@ final class BroadcastSettlement {
   private final Supplier<RetryPolicy> providerRetryPolicy;
   private final Supplier<Duration> settleTimeout;
   private final Map<MailAddress, AtomicLong> inFlight = new ConcurrentHashMap<>();
+  private final TrafficCounters traffic;
 
   BroadcastSettlement(
       Settlement settlement,
       Scheduler scheduler,
       Supplier<RetryPolicy> providerRetryPolicy,
-      Supplier<Duration> settleTimeout) {
+      Supplier<Duration> settleTimeout,
+      TrafficCounters traffic) {
+    this.traffic = traffic;
     this.settlement = settlement;
     this.scheduler = scheduler;
     this.providerRetryPolicy = providerRetryPolicy;
@@ -44,6 +47,8 @@ final class BroadcastSettlement {
 
   void dispatch(MailAddress topic, MailMessage copy, List<? extends Receiver> receivers) {
     MailMessage handedOut = Stamps.handOut(copy);
+    TrafficCounters.Counts counts = traffic.of(topic);
+    counts.delivered();
     AtomicLong counter = inFlight.computeIfAbsent(topic, ignored -> new AtomicLong());
     counter.incrementAndGet();
     List<DeliveryOutcome> outcomes =
@@ -64,6 +69,7 @@ final class BroadcastSettlement {
               timeout,
               scheduler,
               receiver::isActive,
+              counts::retried,
               () -> LOG.info(() -> "Retries exhausted for " + handedOut + " at " + topic),
               outcome -> {
                 receiver.untrack(self[0]);

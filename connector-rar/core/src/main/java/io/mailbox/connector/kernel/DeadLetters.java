@@ -19,10 +19,12 @@ final class DeadLetters {
   private static final Logger LOG = Logger.getLogger(DeadLetters.class.getName());
 
   private final Transport transport;
+  private final TrafficCounters traffic;
   private volatile DeadLetterPolicy policy;
 
-  DeadLetters(Transport transport) {
+  DeadLetters(Transport transport, TrafficCounters traffic) {
     this.transport = transport;
+    this.traffic = traffic;
   }
 
   void enable(DeadLetterPolicy policy) {
@@ -42,6 +44,7 @@ final class DeadLetters {
     String error = DeliveryChain.describe(failure);
     if (current == null) {
       transport.replaceGivenUp(topic, copy, () -> {});
+      traffic.of(topic).dropped();
       LOG.warning(
           () ->
               "Gave up on "
@@ -79,6 +82,7 @@ final class DeadLetters {
                   + reason
                   + "): the dead-letter chain is at its cap");
       transport.replaceGivenUp(topic, copy, () -> transport.park(topic, parked));
+      traffic.of(topic).parked();
       return;
     }
     MailMessage archived =
@@ -89,5 +93,6 @@ final class DeadLetters {
             .header(SystemHeaders.SENT_AT, transport.clock().instant().toString())
             .build();
     transport.replaceGivenUp(topic, copy, () -> transport.send(target, archived));
+    traffic.of(topic).deadLettered();
   }
 }

@@ -40,6 +40,7 @@ public final class DeliveryChain {
   private final Scheduler scheduler;
   private final BooleanSupplier subscriptionActive;
   private final Consumer<DeliveryOutcome> onEnd;
+  private final Runnable onRetry;
   private final Runnable onRetriesExhausted;
   private final AtomicBoolean ended = new AtomicBoolean();
   private volatile Scheduler.Cancellable backoff;
@@ -49,6 +50,7 @@ public final class DeliveryChain {
    * @param copy the handed-out copy (already stamped with its round)
    * @param policy the retry policy, or {@code null} for a single attempt
    * @param settleTimeout the watchdog per attempt; {@link Duration#ZERO} switches it off
+   * @param onRetry told before each attempt after the first (the traffic counters)
    */
   public DeliveryChain(
       MailMessage copy,
@@ -57,8 +59,10 @@ public final class DeliveryChain {
       Duration settleTimeout,
       Scheduler scheduler,
       BooleanSupplier subscriptionActive,
+      Runnable onRetry,
       Runnable onRetriesExhausted,
       Consumer<DeliveryOutcome> onEnd) {
+    this.onRetry = onRetry;
     this.copy = copy;
     this.subscriber = subscriber;
     this.policy = policy;
@@ -89,6 +93,9 @@ public final class DeliveryChain {
 
   private void attempt(int n) {
     backoff = null;
+    if (n > 1) {
+      onRetry.run();
+    }
     attemptsSoFar = n;
     MailMessage.Builder stamped = copy.toBuilder().header(SystemHeaders.ATTEMPT, Stamps.count(n));
     if (policy != null) {

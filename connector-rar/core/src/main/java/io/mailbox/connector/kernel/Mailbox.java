@@ -2,6 +2,7 @@ package io.mailbox.connector.kernel;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.AddressTraffic;
 import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
@@ -204,6 +205,16 @@ public final class Mailbox {
 
   public AddressStatus status(MailAddress address) {
     return requireProvider(address.scheme()).status(address);
+  }
+
+  /**
+   * What went through each address of every provider since the adapter started ({@link
+   * AddressTraffic}): in-memory counters, read without touching a store or a broker.
+   */
+  public List<AddressTraffic> traffic() {
+    List<AddressTraffic> all = new ArrayList<>();
+    registered().forEach(provider -> all.addAll(provider.traffic()));
+    return all;
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.mailbox.connector.kernel;
 
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.AddressTraffic;
 import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
@@ -52,19 +53,25 @@ public final class MailboxProvider {
   private final Settlement settlement;
   private final BroadcastSettlement broadcasts;
   private final PullSettlement pull;
+  private final TrafficCounters traffic;
   private volatile RetryPolicy retryPolicy;
   private volatile Duration deliverySettleTimeout = DEFAULT_DELIVERY_SETTLE_TIMEOUT;
   private volatile boolean started;
 
   private MailboxProvider(Transport transport) {
     this.transport = transport;
-    this.deadLetters = new DeadLetters(transport);
+    this.traffic = new TrafficCounters(transport.scheme());
+    this.deadLetters = new DeadLetters(transport, traffic);
     this.guard = new CapabilityGuard(transport, () -> deadLetters.policy().isPresent());
-    this.settlement = new Settlement(transport, deadLetters);
+    this.settlement = new Settlement(transport, deadLetters, traffic);
     this.broadcasts =
         new BroadcastSettlement(
-            settlement, transport.scheduler(), () -> retryPolicy, () -> deliverySettleTimeout);
-    this.pull = new PullSettlement(transport, guard, settlement);
+            settlement,
+            transport.scheduler(),
+            () -> retryPolicy,
+            () -> deliverySettleTimeout,
+            traffic);
+    this.pull = new PullSettlement(transport, guard, settlement, traffic);
     transport.attach(new ProviderContext(this, broadcasts, settlement, deadLetters));
   }
 
@@ -171,6 +178,11 @@ public final class MailboxProvider {
     return deliverySettleTimeout;
   }
 
+  /** What went through each address of this provider since it was made ({@link AddressTraffic}). */
+  public List<AddressTraffic> traffic() {
+    return traffic.read();
+  }
+
   // ---- capabilities ----------------------------------------------------------------------------
 
   /** Everything this provider can do now: what its transport implements plus enabled options. */
@@ -199,7 +211,7 @@ public final class MailboxProvider {
     guard.requireOwnScheme(message.to());
     PublishOptions.check(message);
     MailMessage stamped = Stamps.atSendBoundary(message, transport.clock().instant());
-    transport.send(stamped.to(), stamped);
+    traffic.countPosts(List.of(stamped), () -> transport.send(stamped.to(), stamped));
     return stamped;
   }
 
@@ -220,7 +232,7 @@ public final class MailboxProvider {
         messages.stream()
             .map(message -> Stamps.atSendBoundary(message, transport.clock().instant()))
             .toList();
-    transport.sendAll(stamped);
+    traffic.countPosts(stamped, () -> transport.sendAll(stamped));
     return stamped;
   }
 

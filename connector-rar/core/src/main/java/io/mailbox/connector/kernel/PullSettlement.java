@@ -25,11 +25,14 @@ final class PullSettlement {
   private final Transport transport;
   private final CapabilityGuard guard;
   private final Settlement settlement;
+  private final TrafficCounters traffic;
 
-  PullSettlement(Transport transport, CapabilityGuard guard, Settlement settlement) {
+  PullSettlement(
+      Transport transport, CapabilityGuard guard, Settlement settlement, TrafficCounters traffic) {
     this.transport = transport;
     this.guard = guard;
     this.settlement = settlement;
+    this.traffic = traffic;
   }
 
   /** Options were validated when built; capabilities are checked here, before anything is taken. */
@@ -42,7 +45,12 @@ final class PullSettlement {
               .toList();
     }
     if (!options.manualAck()) {
-      return transport.takeQueued(address, options.limit(), null, Stamps::handOut).stream()
+      List<MailMessage> taken =
+          transport.takeQueued(address, options.limit(), null, Stamps::handOut);
+      TrafficCounters.Counts counts = traffic.of(address);
+      counts.delivered(taken.size());
+      counts.acknowledged(taken.size()); // taken without a lease: settled as it is handed out
+      return taken.stream()
           .<Delivery>map(copy -> new FetchedDeliveries.Settled(address, copy))
           .toList();
     }
@@ -58,6 +66,7 @@ final class PullSettlement {
       if (taken.isEmpty()) {
         break;
       }
+      traffic.of(address).delivered(1);
       deliveries.add(new FetchedDeliveries.Leased(this, address, taken.get(0), lease));
     }
     return deliveries;

@@ -16,15 +16,17 @@ import io.mailbox.connector.spi.Transport;
 final class Settlement {
   private final Transport transport;
   private final DeadLetters deadLetters;
+  private final TrafficCounters traffic;
 
-  Settlement(Transport transport, DeadLetters deadLetters) {
+  Settlement(Transport transport, DeadLetters deadLetters, TrafficCounters traffic) {
     this.transport = transport;
     this.deadLetters = deadLetters;
+    this.traffic = traffic;
   }
 
   void apply(MailAddress address, MailMessage copy, Disposition disposition) {
     if (disposition.equals(Disposition.HANDLED)) {
-      transport.acknowledge(address, copy);
+      acknowledge(address, copy);
     } else if (disposition.equals(Disposition.UNHANDLED)) {
       requeue(address, copy);
     } else if (disposition.equals(Disposition.DISCARD)) {
@@ -42,6 +44,7 @@ final class Settlement {
 
   void acknowledge(MailAddress address, MailMessage copy) {
     transport.acknowledge(address, copy);
+    traffic.of(address).acknowledged();
   }
 
   void requeue(MailAddress address, MailMessage copy) {
@@ -52,6 +55,7 @@ final class Settlement {
             .removeHeader(SystemHeaders.MAX_ATTEMPTS)
             .build();
     transport.requeue(address, queued);
+    traffic.of(address).retried();
   }
 
   void giveUp(MailAddress address, MailMessage copy, String reason, int attempts, Throwable cause) {

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mailbox.connector.api.AddressTraffic;
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.ErrorCode;
+import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
@@ -174,6 +178,13 @@ public abstract class PublishContract extends ContractFixture {
                         .as("a timeout is worth trying again")
                         .isTrue());
         took = (System.nanoTime() - started) / 1_000_000;
+        assertThat(
+                bounded.traffic().stream()
+                    .filter(counted -> counted.address().equals(inbox.toString()))
+                    .mapToLong(AddressTraffic::publishFailures)
+                    .sum())
+            .as("the timed-out post is counted as a publish failure")
+            .isOne();
       } finally {
         unanswering.answerAgain();
       }
@@ -192,6 +203,59 @@ public abstract class PublishContract extends ContractFixture {
             }
           });
     }
+  }
+
+  @Test
+  void everyPostHandOutAndSettlementIsCountedPerAddress() {
+    MailAddress inbox = address("traffic");
+    MailAddress elsewhere = address("traffic-elsewhere");
+    provider.post(letter(inbox, "t-1"));
+    provider.postAll(List.of(letter(inbox, "t-2"), letter(inbox, "t-3"), letter(elsewhere, "e")));
+    await("queued", () -> provider.status(inbox).unreadCount() == 3);
+
+    assertThat(fetchAll(inbox)).hasSize(3);
+
+    AddressTraffic counted = traffic(inbox);
+    assertThat(counted.scheme()).isEqualTo(provider.scheme());
+    assertThat(counted.posted()).isEqualTo(3);
+    assertThat(counted.publishFailures()).isZero();
+    assertThat(counted.publishNanos()).as("the time spent posting").isPositive();
+    assertThat(counted.delivered()).isEqualTo(3);
+    assertThat(counted.acknowledged()).as("taken without a lease: settled at once").isEqualTo(3);
+    assertThat(traffic(elsewhere).posted()).as("each address its own counters").isEqualTo(1);
+    assertThat(traffic(elsewhere).delivered()).isZero();
+  }
+
+  @Test
+  void aRequeueCountsAsARetryAndAGiveUpWithoutADeadLetterQueueAsDropped() {
+    assumeTrue(
+        provider.supports(Capabilities.LEASE),
+        provider.scheme() + ": does not declare " + Capabilities.LEASE);
+    MailAddress inbox = address("traffic-settled");
+    provider.post(letter(inbox, "r"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+
+    assertThat(provider.fetch(inbox, FetchOptions.leased()).get(0).settle(Disposition.UNHANDLED))
+        .isTrue();
+    await("back in the queue", () -> provider.status(inbox).unreadCount() == 1);
+    assertThat(provider.fetch(inbox, FetchOptions.leased()).get(0).settle(Disposition.DISCARD))
+        .isTrue();
+
+    AddressTraffic counted = traffic(inbox);
+    assertThat(counted.delivered()).isEqualTo(2);
+    assertThat(counted.retried()).isEqualTo(1);
+    assertThat(counted.acknowledged()).isZero();
+    assertThat(counted.dropped()).as("no dead-letter queue in the kit: given up, dropped").isOne();
+    assertThat(counted.deadLettered() + counted.parked()).isZero();
+  }
+
+  /** The counters of {@code address}; all zero when it has none yet. */
+  private AddressTraffic traffic(MailAddress address) {
+    return provider.traffic().stream()
+        .filter(counted -> counted.address().equals(address.toString()))
+        .findFirst()
+        .orElse(
+            new AddressTraffic(address.toString(), provider.scheme(), 0, 0, 0, 0, 0, 0, 0, 0, 0));
   }
 
   private static MailMessage.Builder letterTo(MailAddress inbox) {

@@ -1,6 +1,7 @@
 package io.mailbox.connector.jca.outbound;
 
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.AddressTraffic;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.ErrorCode;
@@ -70,6 +71,11 @@ final class MailboxConnectionHandle implements MailboxConnection {
   @Override
   public Snapshot snapshot() {
     return kernel().snapshot();
+  }
+
+  @Override
+  public List<AddressTraffic> traffic() {
+    return kernel().traffic();
   }
 
   @Override
