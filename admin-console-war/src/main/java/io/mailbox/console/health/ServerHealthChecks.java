@@ -83,7 +83,7 @@ public class ServerHealthChecks {
     executor.shutdownNow();
   }
 
-  AdapterHealthCheck adapterReadiness() {
+  public AdapterHealthCheck adapterReadiness() {
     return adapterReadiness;
   }
 

@@ -61,6 +61,18 @@ public final class AdapterHealthCheck implements HealthCheck {
     probe.refresh();
   }
 
+  /**
+   * The snapshot as this check's probe has it (cached for its TTL, waited for at most its bound):
+   * the metrics' gauges share it, so a scrape adds no reads of the stores. Empty when the probe
+   * timed out or failed.
+   */
+  public Optional<Snapshot> snapshot() {
+    CachedProbe.Answer<Snapshot> answer = probe.answer();
+    return answer.timedOut() || answer.failure() != null
+        ? Optional.empty()
+        : Optional.ofNullable(answer.value());
+  }
+
   @Override
   public HealthCheckResponse call() {
     CachedProbe.Answer<Snapshot> answer = probe.answer();

@@ -650,6 +650,63 @@ class RunScriptSmokeIT {
         .contains("outbox_pending_rows");
   }
 
+  @Test
+  void everyAddressesTrafficIsCountedLiveWithoutAnyonePollingHealth() throws Exception {
+    HttpResponse<String> placed =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=counted")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    awaitProgress(jsonString(placed.body(), "orderId"));
+    String placedOrders = "address=\"jdbc://orders@shop/placed\"";
+
+    // No health poll here: the console reads the adapter every 5 s on its own.
+    Instant deadline = Instant.now().plusSeconds(30);
+    String application = "";
+    while (Instant.now().isBefore(deadline)) {
+      application = get("/metrics?scope=application").body();
+      if (sample(application, "mailbox_acknowledged_total", placedOrders) >= 1) {
+        break;
+      }
+      Thread.sleep(500);
+    }
+    assertThat(sample(application, "mailbox_posted_total", placedOrders))
+        .as("MicroProfile Metrics:%n%s", application)
+        .isGreaterThanOrEqualTo(1);
+    assertThat(sample(application, "mailbox_acknowledged_total", placedOrders))
+        .isGreaterThanOrEqualTo(1);
+    assertThat(sample(application, "mailbox_unread", placedOrders)).isGreaterThanOrEqualTo(0);
+    assertThat(application).contains("mailbox_provider_reachable");
+
+    String[] scrape = {"GET", "/console/api/metrics", null};
+    assertThat(api(scrape, null, null).statusCode()).as("anonymous").isEqualTo(401);
+    HttpResponse<String> text = api(scrape, VIEWER, VIEWER_PASSWORD);
+    assertThat(text.statusCode()).as(text.body()).isEqualTo(200);
+    assertThat(text.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+    assertThat(sample(text.body(), "mailbox_posted_total", placedOrders))
+        .as("Prometheus text:%n%s", text.body())
+        .isGreaterThanOrEqualTo(1);
+    assertThat(text.body()).contains("mailbox_provider_reachable{provider=\"jdbc\"} 1");
+  }
+
+  /**
+   * The value of the first sample of {@code metric} whose tags include {@code tag}, or -1: the two
+   * exports order their tags differently (MicroProfile Metrics adds its scope).
+   */
+  private static double sample(String exposition, String metric, String tag) {
+    Matcher line =
+        Pattern.compile(
+                "^" + Pattern.quote(metric) + "\\{([^}]*)\\} ([0-9.eE+-]+)$", Pattern.MULTILINE)
+            .matcher(exposition);
+    while (line.find()) {
+      if (line.group(1).contains(tag)) {
+        return Double.parseDouble(line.group(2));
+      }
+    }
+    return -1;
+  }
+
   // ---- the admin API ----------------------------------------------------------------------------
 
   private static final String INBOX = "jdbc:shipping@shop/orders";

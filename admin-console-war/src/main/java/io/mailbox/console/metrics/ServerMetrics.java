@@ -1,0 +1,92 @@
+package io.mailbox.console.metrics;
+
+import io.mailbox.connector.api.AddressTraffic;
+import io.mailbox.connector.api.MailboxConnection;
+import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.connector.api.Snapshot;
+import io.mailbox.console.health.ServerHealthChecks;
+import io.mailbox.ejb.metrics.MicroProfileTraffic;
+import io.mailbox.ejb.metrics.TrafficReading;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The server's per-address metrics, read every {@link #INTERVAL} whether anyone polls or not: the
+ * kernel's counters (from memory) and the gauges of the snapshot the readiness check keeps (one
+ * store read serves both). Registered once per server, by the console war, like the health checks.
+ * Exported on MicroProfile Metrics where the server has it ({@code /metrics} on Payara) and as
+ * Prometheus text at {@code /api/metrics} on every server.
+ */
+@ApplicationScoped
+public class ServerMetrics {
+  static final Duration INTERVAL = Duration.ofSeconds(5);
+  private static final Logger LOG = Logger.getLogger(ServerMetrics.class.getName());
+
+  @Inject private MailboxConnectionFactory connections;
+  @Inject private ServerHealthChecks checks;
+
+  // Instance: MicroProfile Metrics is optional (WildFly 37 has none; its class cannot load there).
+  @Inject private Instance<MicroProfileTraffic> microProfile;
+
+  @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
+  private ManagedScheduledExecutorService scheduler;
+
+  private volatile TrafficReading reading = TrafficReading.empty();
+  private ScheduledFuture<?> refreshing;
+
+  /** Starts reading with the application: live counters without a scrape or a health poll. */
+  void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    refreshing =
+        scheduler.scheduleWithFixedDelay(
+            this::refreshQuietly, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  @PreDestroy
+  void stop() {
+    if (refreshing != null) {
+      refreshing.cancel(false);
+    }
+  }
+
+  /** The newest reading; read now when the last is older than two intervals (a stalled timer). */
+  public TrafficReading current() {
+    TrafficReading last = reading;
+    return last.age().compareTo(INTERVAL.multipliedBy(2)) > 0 ? refresh() : last;
+  }
+
+  private void refreshQuietly() {
+    try {
+      refresh();
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "Could not read the adapter's metrics (next try in 5 s)", e);
+    }
+  }
+
+  private synchronized TrafficReading refresh() {
+    List<AddressTraffic> traffic;
+    try (MailboxConnection connection = connections.getConnection()) {
+      traffic = connection.traffic();
+    }
+    TrafficReading previous = reading;
+    Optional<Snapshot> snapshot = checks.adapterReadiness().snapshot().or(previous::snapshot);
+    TrafficReading next = TrafficReading.of(traffic, snapshot, previous);
+    reading = next;
+    if (microProfile.isResolvable()) {
+      microProfile.get().publish(next);
+    }
+    return next;
+  }
+}
