@@ -87,7 +87,7 @@ public class ServerHealthChecks {
     return adapterReadiness;
   }
 
-  OutboxHealthCheck outboxReadiness() {
+  public OutboxHealthCheck outboxReadiness() {
     return outboxReadiness;
   }
 

@@ -80,6 +80,9 @@ public class ServerMetrics {
     try (MailboxConnection connection = connections.getConnection()) {
       traffic = connection.traffic();
     }
+    // The outbox gauges (pending rows, oldest pending) are written by the outbox check's probe:
+    // started here too, they are live as well, not as old as the last health poll.
+    checks.outboxReadiness().warmUp();
     TrafficReading previous = reading;
     Optional<Snapshot> snapshot = checks.adapterReadiness().snapshot().or(previous::snapshot);
     TrafficReading next = TrafficReading.of(traffic, snapshot, previous);

@@ -53,7 +53,7 @@ class RunScriptSmokeIT {
    * Orders the tests place and commit (the rolled-back "ghost" is not one of them; the order sent
    * twice with one Idempotency-Key is one).
    */
-  private static final int COMMITTED_ORDERS = 5;
+  private static final int COMMITTED_ORDERS = 6;
 
   private static int port;
   private static int amqpPort;

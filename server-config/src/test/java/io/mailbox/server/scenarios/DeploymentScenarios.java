@@ -210,6 +210,31 @@ abstract class DeploymentScenarios {
 
   @Test
   @Order(6)
+  void theMetricsCountEachAddressesTrafficIncludingTheDeadLetter() throws Exception {
+    // The console reads the adapter every 5 s on its own; the dead letter of test 5 is counted.
+    String shipping = "address=\"jdbc://shipping@shop/orders\"";
+    String placed = "address=\"jdbc://orders@shop/placed\"";
+    awaitAdmin(
+        "/console/api/metrics",
+        text ->
+            Pattern.compile(
+                    "mailbox_dead_lettered_total\\{provider=\"jdbc\","
+                        + Pattern.quote(shipping)
+                        + "\\} [1-9]")
+                .matcher(text)
+                .find());
+    String text = get("/console/api/metrics", true).body();
+    assertThat(text)
+        .as(text)
+        .containsPattern("mailbox_posted_total\\{provider=\"jdbc\"," + placed + "\\} [1-9]")
+        .containsPattern("mailbox_acknowledged_total\\{provider=\"jdbc\"," + placed + "\\} [1-9]")
+        .contains("mailbox_unread{provider=\"jdbc\"," + placed + "}")
+        .contains("mailbox_provider_reachable{provider=\"jdbc\"} 1");
+    assertThat(get("/console/api/metrics", false).statusCode()).as("anonymous").isEqualTo(401);
+  }
+
+  @Test
+  @Order(6)
   void theStatusSnapshotListsTheApplicationsAddresses() throws Exception {
     HttpResponse<String> snapshot = get("/console/api/snapshot", true);
     assertThat(snapshot.statusCode()).isEqualTo(200);
