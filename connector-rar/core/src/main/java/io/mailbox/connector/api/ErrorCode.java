@@ -66,6 +66,16 @@ public enum ErrorCode {
    */
   PUBLISH_TIMEOUT("MBX-2009"),
   /**
+   * No reply to a request within its timeout: the message names the address and the timeout. Not
+   * proof that nothing happened: the responder may still act on the request. Retriable.
+   */
+  REQUEST_TIMEOUT("MBX-2010"),
+  /**
+   * The responder's handler failed: the message names the address and the remote error's class and
+   * message (at most 512 characters), never the request's body.
+   */
+  REMOTE_HANDLER_FAILED("MBX-2011"),
+  /**
    * An integration event definition or envelope was refused (reason: definition, malformed, type,
    * version, parse).
    */

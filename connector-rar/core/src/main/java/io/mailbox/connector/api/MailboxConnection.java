@@ -87,6 +87,28 @@ public interface MailboxConnection extends AutoCloseable {
   Snapshot snapshot();
 
   /**
+   * Sends {@code request} to {@code address}'s request channel and waits at most {@code timeout}
+   * for the reply (its body and meta). Sent at once, outside any transaction: its reply could never
+   * come before a commit. {@code MBX-2010} without a reply in time, {@code MBX-2011} when the
+   * responder failed (its error's class and message). Responders consume the request channel,
+   * {@code <scheme>://<user>@<host>/rr.req.<path>}, and answer with {@link #reply}.
+   */
+  default MailMessage request(
+      MailAddress address, MailMessage request, java.time.Duration timeout) {
+    throw new MailboxException(
+        ErrorCode.UNSUPPORTED_CAPABILITY, "This connection cannot send requests.");
+  }
+
+  /**
+   * Answers {@code request} (a message taken from a request channel) with {@code body}, or with
+   * {@code failure}'s class and message when it is not null. A message without a valid reply inbox
+   * is not answered (logged).
+   */
+  default void reply(MailMessage request, String body, Throwable failure) {
+    throw new MailboxException(ErrorCode.UNSUPPORTED_CAPABILITY, "This connection cannot reply.");
+  }
+
+  /**
    * What went through each address since the adapter started, per provider ({@link
    * AddressTraffic}): counters kept in memory, so reading them never waits for a store or broker.
    */

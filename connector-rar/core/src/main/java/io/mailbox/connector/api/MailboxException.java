@@ -26,14 +26,16 @@ public class MailboxException extends RuntimeException implements Retriable {
 
   /**
    * Worth trying again later: a broker or database that could not be reached or did not answer in
-   * time ({@code MBX-2003}), a post not confirmed within its publish bound ({@code MBX-2009}), or a
-   * cause that is (a timed-out or refused connection). A channel whose outgoing post failed this
-   * way leaves its incoming message unhandled (retried), never dead-lettered for an outage.
+   * time ({@code MBX-2003}), a post not confirmed within its publish bound ({@code MBX-2009}), a
+   * request without a reply in time ({@code MBX-2010}), or a cause that is (a timed-out or refused
+   * connection). A channel whose outgoing post failed this way leaves its incoming message
+   * unhandled (retried), never dead-lettered for an outage.
    */
   @Override
   public boolean isRetriable() {
     return errorCode == ErrorCode.CONNECTION_UNAVAILABLE
         || errorCode == ErrorCode.PUBLISH_TIMEOUT
+        || errorCode == ErrorCode.REQUEST_TIMEOUT
         || (getCause() != null && getCause() != this && Disposition.isRetriable(getCause()));
   }
 }

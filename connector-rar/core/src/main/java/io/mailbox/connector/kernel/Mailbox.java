@@ -17,6 +17,7 @@ import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.connector.api.Snapshot;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -40,6 +41,7 @@ public final class Mailbox {
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(Mailbox.class.getName());
 
+  private final RequestReply requests = new RequestReply();
   private final Map<String, MailboxProvider> providers = new TreeMap<>();
   private final Clock clock;
 
@@ -108,6 +110,7 @@ public final class Mailbox {
 
   /** Stops every provider (subscriptions first). Keeps queued mail unless {@code purge}. */
   public void stop(boolean purge) {
+    requests.close();
     registered().forEach(p -> p.stop(purge));
   }
 
@@ -144,6 +147,26 @@ public final class Mailbox {
       }
     }
     return stamped;
+  }
+
+  /** Sends a request and waits for its reply ({@link RequestReply}: MBX-2010, MBX-2011). */
+  public MailMessage request(MailAddress address, MailMessage request, Duration timeout) {
+    return requests.request(requireProvider(address.scheme()), address, request, timeout);
+  }
+
+  /** Answers the requests to {@code address} until unsubscribed ({@link RequestReply}). */
+  public Subscription respond(MailAddress address, RequestReply.Responder responder) {
+    return requests.respond(requireProvider(address.scheme()), address, responder);
+  }
+
+  /** Replies to a request taken from its request channel; {@code failure} null for a success. */
+  public void reply(MailMessage request, String body, Throwable failure) {
+    MailboxProvider provider = requireProvider(request.to().scheme());
+    if (failure == null) {
+      requests.reply(provider, request, body);
+    } else {
+      requests.replyFailure(provider, request, failure);
+    }
   }
 
   /** Subscribes; returns once the provider established the subscription. */

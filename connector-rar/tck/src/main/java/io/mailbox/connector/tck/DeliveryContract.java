@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * stop do to subscriptions and the backlog. Part of {@link ProviderContract}; not meant to be
  * extended on its own.
  */
-public abstract class DeliveryContract extends PublishContract {
+public abstract class DeliveryContract extends RequestReplyContract {
   // ---- publish vs receive -----------------------------------------------------------------------
 
   @Test

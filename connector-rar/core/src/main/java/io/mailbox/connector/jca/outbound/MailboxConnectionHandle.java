@@ -79,6 +79,16 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
+  public MailMessage request(MailAddress address, MailMessage request, java.time.Duration timeout) {
+    return kernel().request(address, request, timeout);
+  }
+
+  @Override
+  public void reply(MailMessage request, String body, Throwable failure) {
+    kernel().reply(request, body, failure);
+  }
+
+  @Override
   public RecoverResult recover(MailAddress address) {
     return kernel().recover(address);
   }
