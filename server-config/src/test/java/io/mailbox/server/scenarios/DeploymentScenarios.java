@@ -130,6 +130,20 @@ abstract class DeploymentScenarios {
   }
 
   @Test
+  @Order(2)
+  void aRequestIsAnsweredByAChannelResponderAndItsFailureComesBackCoded() throws Exception {
+    HttpResponse<String> book = get("/orders-app/api/stock?item=book", false);
+    assertThat(book.statusCode()).as(book.body()).isEqualTo(200);
+    assertThat(book.body()).contains("\"item\":\"book\"").contains("\"available\":12");
+
+    HttpResponse<String> unknown = get("/orders-app/api/stock?item=ghost", false);
+    assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(422);
+    assertThat(unknown.body())
+        .contains("MBX-2011")
+        .contains("java.lang.IllegalArgumentException: unknown item ghost");
+  }
+
+  @Test
   @Order(3)
   void theOutboxDeliversWhatCommittedAndNothingOfWhatRolledBack() throws Exception {
     String ghost = placeOrder(true);
