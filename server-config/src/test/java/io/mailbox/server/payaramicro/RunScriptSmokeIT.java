@@ -323,12 +323,7 @@ class RunScriptSmokeIT {
 
   @Test
   void aSignedInOperatorSeesTheExamplesAddressAfterItPosted() throws Exception {
-    HttpResponse<String> placed =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=book&quantity=2")))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> placed = placeOrder("/orders-app/api/orders?item=book&quantity=2");
     assertThat(placed.statusCode()).as(placed.body()).isEqualTo(202);
     String orderId = jsonString(placed.body(), "orderId");
     awaitProgress(orderId);
@@ -609,22 +604,12 @@ class RunScriptSmokeIT {
 
   @Test
   void aRolledBackOrderLeavesNothingBehindNeitherRowNorEventNorLetter() throws Exception {
-    HttpResponse<String> refused =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=ghost&fail=true")))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> refused = placeOrder("/orders-app/api/orders?item=ghost&fail=true");
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
     String ghost = jsonString(refused.body(), "orderId");
 
     // A committed order placed afterwards gets through; the rolled-back one never does.
-    HttpResponse<String> placed =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=real")))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> placed = placeOrder("/orders-app/api/orders?item=real");
     awaitProgress(jsonString(placed.body(), "orderId"));
     Thread.sleep(500);
     assertThat(get("/orders-app/api/orders/progress").body()).doesNotContain(ghost);
@@ -632,12 +617,7 @@ class RunScriptSmokeIT {
 
   @Test
   void theRelaysMetricsCountWhatItPublished() throws Exception {
-    HttpResponse<String> placed =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=metered")))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> placed = placeOrder("/orders-app/api/orders?item=metered");
     awaitProgress(jsonString(placed.body(), "orderId"));
     get("/health/ready"); // the outbox gauges are refreshed by the health check
 
@@ -652,12 +632,7 @@ class RunScriptSmokeIT {
 
   @Test
   void everyAddressesTrafficIsCountedLiveWithoutAnyonePollingHealth() throws Exception {
-    HttpResponse<String> placed =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?item=counted")))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> placed = placeOrder("/orders-app/api/orders?item=counted");
     awaitProgress(jsonString(placed.body(), "orderId"));
     String placedOrders = "address=\"jdbc://orders@shop/placed\"";
 
@@ -837,12 +812,7 @@ class RunScriptSmokeIT {
 
   @Test
   void badOrderInputIsRefusedWithACode() throws Exception {
-    HttpResponse<String> refused =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(url("/orders-app/api/orders?quantity=0")))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> refused = placeOrder("/orders-app/api/orders?quantity=0");
 
     assertThat(refused.statusCode()).isEqualTo(400);
     assertThat(refused.body()).contains("ORD-400");
@@ -900,6 +870,15 @@ class RunScriptSmokeIT {
     }
     throw new AssertionError(
         "order " + orderId + " was not both invoiced and shipped; progress: " + progress);
+  }
+
+  /** POSTs an order to the example ({@code path} with its query). */
+  private static HttpResponse<String> placeOrder(String path) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url(path)))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
