@@ -25,9 +25,10 @@ public final class PrometheusText {
         sample(text, metric.metricName(), counted.scheme(), counted.address(), metric.of(counted));
       }
     }
+    java.util.Collection<String[]> addresses = reading.exported().values();
     for (AddressGauge gauge : AddressGauge.values()) {
       header(text, gauge.metricName(), gauge.help(), "gauge");
-      for (String[] exported : reading.exported().values()) {
+      for (String[] exported : addresses) {
         Optional<Double> value = gauge.of(reading, exported[0], exported[1]);
         value.ifPresent(v -> sample(text, gauge.metricName(), exported[0], exported[1], v));
       }

@@ -69,7 +69,7 @@ final class BroadcastSettlement {
               timeout,
               scheduler,
               receiver::isActive,
-              counts::retried,
+              counts.onRetry,
               () -> LOG.info(() -> "Retries exhausted for " + handedOut + " at " + topic),
               outcome -> {
                 receiver.untrack(self[0]);

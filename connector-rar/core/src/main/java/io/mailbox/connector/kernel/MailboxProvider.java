@@ -211,7 +211,17 @@ public final class MailboxProvider {
     guard.requireOwnScheme(message.to());
     PublishOptions.check(message);
     MailMessage stamped = Stamps.atSendBoundary(message, transport.clock().instant());
-    traffic.countPosts(List.of(stamped), () -> transport.send(stamped.to(), stamped));
+    // Counted in place, not through countPosts: a list and a lambda per post measured 20-30 % on
+    // the kernel benchmark's one-message paths.
+    TrafficCounters.Counts counts = traffic.of(stamped.to());
+    long start = System.nanoTime();
+    try {
+      transport.send(stamped.to(), stamped);
+    } catch (RuntimeException | Error e) {
+      counts.publishFailed(System.nanoTime() - start);
+      throw e;
+    }
+    counts.posted(System.nanoTime() - start);
     return stamped;
   }
 

@@ -126,9 +126,7 @@ public final class RequestReply {
 
   /** Replies {@code failure}'s class and message to {@code request}. */
   public void replyFailure(MailboxProvider provider, MailMessage request, Throwable failure) {
-    replyTo(request)
-        .ifPresent(
-            reply -> provider.post(reply.body("").meta(REMOTE_ERROR, describe(failure)).build()));
+    replyTo(request).ifPresent(reply -> provider.post(failureReply(reply, failure)));
   }
 
   /** Unsubscribes the reply inboxes (the kernel stops). */
@@ -139,17 +137,18 @@ public final class RequestReply {
   }
 
   private void answer(MailboxProvider provider, MailMessage request, Responder responder) {
-    if (replyTo(request).isEmpty()) {
+    Optional<MailMessage.Builder> reply = replyTo(request);
+    if (reply.isEmpty()) {
       return; // said why in replyTo; nothing to answer
     }
     String body;
     try {
       body = responder.reply(request);
     } catch (Exception failure) {
-      replyFailure(provider, request, failure);
+      provider.post(failureReply(reply.get(), failure));
       return;
     }
-    reply(provider, request, body == null ? "" : body);
+    provider.post(reply.get().body(body == null ? "" : body).build());
   }
 
   /** The reply's builder, or empty (logged) for a request without a valid reply inbox. */
@@ -186,6 +185,10 @@ public final class RequestReply {
       return;
     }
     request.complete(reply);
+  }
+
+  private static MailMessage failureReply(MailMessage.Builder reply, Throwable failure) {
+    return reply.body("").meta(REMOTE_ERROR, describe(failure)).build();
   }
 
   static String describe(Throwable failure) {

@@ -42,9 +42,9 @@ final class TrafficCounters {
   }
 
   /**
-   * Runs {@code send} of {@code copies}, counting each posted, or failed when it throws, with the
-   * call's time. Which copies of a failing batch were stored before the failure only the
-   * transport's error can say: each counts as failed.
+   * Runs {@code send} of {@code copies} (a batch: one post counts in place), counting each posted,
+   * or failed when it throws, with the call's time. Which copies of a failing batch were stored
+   * before the failure only the transport's error can say: each counts as failed.
    */
   void countPosts(List<MailMessage> copies, Runnable send) {
     long start = System.nanoTime();
@@ -81,6 +81,9 @@ final class TrafficCounters {
     private final LongAdder deadLettered = new LongAdder();
     private final LongAdder parked = new LongAdder();
     private final LongAdder dropped = new LongAdder();
+
+    /** {@link #retried()} as a callback made once, not once per broadcast. */
+    final Runnable onRetry = this::retried;
 
     void posted(long nanos) {
       posted.increment();
