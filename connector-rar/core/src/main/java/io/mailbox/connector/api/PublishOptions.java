@@ -16,11 +16,13 @@ import java.util.Map;
  *       {@value #MAX_KEY_BYTES} UTF-8 bytes;
  *   <li>caller headers: at most {@value #MAX_HEADERS} beside those two, names of at most 128
  *       characters without control characters, values of at most {@value #MAX_HEADER_BYTES} UTF-8
- *       bytes; a name a broker or server acts on ({@code traceparent}, {@code tracestate}, {@code
- *       cc}, {@code bcc}, {@code payload}, RabbitMQ's {@code x-death}, {@code x-delivery-count},
- *       {@code x-acquired-count}, {@code x-delay}, {@code x-first-death-*}, {@code x-last-death-*},
- *       {@code nats-*}, {@code goog*}) is refused, compared case-insensitively. Our own {@code
- *       mbx-} headers are not the caller's: the send boundary replaces them.
+ *       bytes; a name a broker or server acts on ({@code cc}, {@code bcc}, {@code payload},
+ *       RabbitMQ's {@code x-death}, {@code x-delivery-count}, {@code x-acquired-count}, {@code
+ *       x-delay}, {@code x-first-death-*}, {@code x-last-death-*}, {@code nats-*}, {@code goog*})
+ *       is refused, compared case-insensitively. Our own {@code mbx-} headers are not the caller's:
+ *       the send boundary replaces them.
+ *   <li>the trace context ({@link TraceHeaders}): {@code traceparent} and {@code tracestate} only
+ *       under these lowercase names and in their W3C form; not counted among the caller headers.
  * </ul>
  *
  * A refusal is {@link ErrorCode#INVALID_MESSAGE} naming the field and the rule; it never repeats
@@ -36,8 +38,8 @@ public final class PublishOptions {
 
   private static final List<String> RESERVED_NAMES =
       List.of(
-          "traceparent",
-          "tracestate",
+          TraceHeaders.TRACEPARENT, // in any other case than the trace context's own (TraceHeaders)
+          TraceHeaders.TRACESTATE,
           "cc",
           "bcc",
           "payload",
@@ -61,6 +63,16 @@ public final class PublishOptions {
       String value = header.getValue();
       if (name.equals(ORDERING_KEY) || name.equals(DEDUPLICATION_ID)) {
         checkKey(name, value);
+        continue;
+      }
+      if (TraceHeaders.isTraceHeader(name)) {
+        if (!TraceHeaders.isWellFormed(name, value)) {
+          throw refused(
+              "The "
+                  + name
+                  + " header must be in its W3C Trace Context form"
+                  + " (https://www.w3.org/TR/trace-context/).");
+        }
         continue;
       }
       callerHeaders++;
@@ -131,7 +143,7 @@ public final class PublishOptions {
    * transport drops it from a foreign message (so a received copy can always be posted again).
    */
   public static boolean isReserved(String name) {
-    return reservedRule(name) != null;
+    return !TraceHeaders.isTraceHeader(name) && reservedRule(name) != null;
   }
 
   private static String reservedRule(String name) {

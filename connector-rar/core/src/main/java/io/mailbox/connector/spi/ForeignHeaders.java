@@ -4,6 +4,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.PublishOptions;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.api.TraceHeaders;
 
 /**
  * The rule for headers of messages a foreign producer wrote on a broker: a header is carried only
@@ -32,12 +33,16 @@ public final class ForeignHeaders {
    * become the sender and meta, other {@code mbx-} headers stay headers — but only on a message
    * {@code ours} (written by this product): a foreign producer cannot set our bookkeeping. Returns
    * false, and carries nothing, for a header that must be dropped (unsafe name, no value, foreign
-   * {@code mbx-}, a name a broker acts on ({@link PublishOptions#isReserved}), an unreadable
-   * sender); the caller counts it. {@code value} must be plain already.
+   * {@code mbx-}, a name a broker acts on ({@link PublishOptions#isReserved}), a malformed trace
+   * context ({@link TraceHeaders}), an unreadable sender); the caller counts it. {@code value} must
+   * be plain already.
    */
   public static boolean carry(MailMessage.Builder copy, String name, String value, boolean ours) {
     if (!isSafeName(name) || value == null || (!ours && PublishOptions.isReserved(name))) {
-      return false; // a reserved name (traceparent, x-death, ...) would be refused at a re-post
+      return false; // a reserved name (x-death, TraceParent, ...) would be refused at a re-post
+    }
+    if (TraceHeaders.isTraceHeader(name) && !TraceHeaders.isWellFormed(name, value)) {
+      return false; // a malformed trace context would be refused at a re-post too
     }
     if (!name.startsWith(SystemHeaders.PREFIX)) {
       copy.header(name, value);

@@ -107,6 +107,12 @@ class PublishOptionsFuzzTest {
         }
         continue;
       }
+      if (name.equals("traceparent") || name.equals("tracestate")) {
+        if (!w3cTraceContext(name, value)) {
+          return false;
+        }
+        continue;
+      }
       callerHeaders++;
       String lower = name.toLowerCase(Locale.ROOT);
       if (name.length() > 128
@@ -134,6 +140,41 @@ class PublishOptionsFuzzTest {
     return callerHeaders <= 32;
   }
 
+  /** The W3C Trace Context forms (https://www.w3.org/TR/trace-context/, version 00). */
+  private static boolean w3cTraceContext(String name, String value) {
+    if (name.equals("traceparent")) {
+      return value.matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
+          && !value.substring(3, 35).equals("0".repeat(32))
+          && !value.substring(36, 52).equals("0".repeat(16));
+    }
+    if (value.length() > 512 || value.isBlank() || value.split(",", -1).length > 32) {
+      return false;
+    }
+    for (String member : value.split(",", -1)) {
+      String item = member.strip();
+      int equals = item.indexOf('=');
+      if (item.isEmpty()) {
+        continue;
+      }
+      if (equals < 1) {
+        return false;
+      }
+      String key = item.substring(0, equals);
+      String val = item.substring(equals + 1);
+      boolean simpleKey = key.matches("[a-z][a-z0-9_*/-]{0,255}");
+      boolean tenantKey = key.matches("[a-z0-9][a-z0-9_*/-]{0,240}@[a-z][a-z0-9_*/-]{0,13}");
+      boolean goodValue =
+          val.length() >= 1
+              && val.length() <= 256
+              && val.chars().allMatch(c -> c >= 0x20 && c <= 0x7e && c != ',' && c != '=')
+              && val.charAt(val.length() - 1) != ' ';
+      if (!(simpleKey || tenantKey) || !goodValue) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static int bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8).length;
   }
@@ -154,6 +195,7 @@ class PublishOptionsFuzzTest {
                 .ofMaxLength(12),
             Arbitraries.of(
                 "TraceParent",
+                "traceparent",
                 "tracestate",
                 "X-Death",
                 "x-delay",

@@ -13,6 +13,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.PublishOptions;
+import io.mailbox.connector.api.TraceHeaders;
 import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.testsupport.Eventually;
 import java.time.Duration;
@@ -53,6 +54,23 @@ public abstract class PublishContract extends ContractFixture {
   }
 
   @Test
+  void theTraceContextReachesTheConsumerInItsW3cForm() {
+    MailAddress inbox = address("traced");
+    String parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    String state = "mailbox=t61rcWkgMzE,tenant@vendor=x";
+    provider.post(
+        letterTo(inbox)
+            .header(TraceHeaders.TRACEPARENT, parent)
+            .header(TraceHeaders.TRACESTATE, state)
+            .build());
+
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    MailMessage received = fetchAll(inbox).get(0);
+    assertThat(received.header(TraceHeaders.TRACEPARENT)).contains(parent);
+    assertThat(received.header(TraceHeaders.TRACESTATE)).contains(state);
+  }
+
+  @Test
   void optionsOverTheirBoundsOrUnderAReservedNameAreRefusedBeforeAnythingIsStored() {
     MailAddress inbox = address("refused-options");
     List<MailMessage.Builder> refused =
@@ -61,6 +79,8 @@ public abstract class PublishContract extends ContractFixture {
             letterTo(inbox).deduplicationId(SECRET + "\n"),
             letterTo(inbox).header("note", SECRET + "x".repeat(PublishOptions.MAX_HEADER_BYTES)),
             letterTo(inbox).header("TraceParent", SECRET),
+            letterTo(inbox).header(TraceHeaders.TRACEPARENT, "00-" + SECRET),
+            letterTo(inbox).header(TraceHeaders.TRACESTATE, SECRET + "=\u0001"),
             letterTo(inbox).header("X-Death", SECRET),
             letterTo(inbox).header("x-first-death-queue", SECRET),
             letterTo(inbox).header("NATS-Msg-Id", SECRET),
