@@ -25,7 +25,8 @@
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER            for postgresql (default mailbox); MAILBOX_PG_PASSWORD if it needs one
 #   MAILBOX_DEPLOY             more applications to deploy after the example (paths without spaces, space-separated)
-#   MAILBOX_JAVA_OPTS          extra JVM options for Payara Micro
+#   MAILBOX_JAVA_OPTS          extra JVM options for Payara Micro (traces: -Dotel.sdk.disabled=false and an
+#                              exporter, docs/observability.md)
 #   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 240)
 set -euo pipefail
 
@@ -134,8 +135,11 @@ adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/
     "$here/post-boot-commands.asadmin"
 ) > "$data/post-boot-commands.asadmin"
 
+# MicroProfile Telemetry is off unless MAILBOX_JAVA_OPTS turns it on (-Dotel.sdk.disabled=false and
+# an exporter, docs/observability.md): said explicitly, since unset is not a clean no-op (PLATFORM.md).
+# A later -D of the same name wins, so the caller's options come after it.
 # shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
-java ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
+java -Dotel.sdk.disabled=true ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
   --nocluster --port "$port" \
   --systemProperties "$here/micro-system.properties" \
   --prebootcommandfile "$here/pre-boot-commands.asadmin" \

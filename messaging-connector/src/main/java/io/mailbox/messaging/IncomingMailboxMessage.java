@@ -5,6 +5,7 @@ import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.HandlerNotReady;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.tracing.MessageTracing.TracedSpan;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +31,7 @@ public final class IncomingMailboxMessage implements Message<String> {
   private final NackScheduler nackScheduler;
   private final Runnable onSettled;
   private final NotNow notNow;
+  private final TracedSpan span;
   private final AtomicBoolean settled = new AtomicBoolean();
 
   /** Runs a delayed "give it back" without holding a thread. */
@@ -51,12 +53,14 @@ public final class IncomingMailboxMessage implements Message<String> {
       ChannelSettings settings,
       NackScheduler nackScheduler,
       Runnable onSettled,
-      NotNow notNow) {
+      NotNow notNow,
+      TracedSpan span) {
     this.delivery = delivery;
     this.settings = settings;
     this.nackScheduler = nackScheduler;
     this.onSettled = onSettled;
     this.notNow = notNow;
+    this.span = span;
   }
 
   /** The mailbox details of a message from a {@code mailbox} channel, if it is one. */
@@ -109,7 +113,7 @@ public final class IncomingMailboxMessage implements Message<String> {
   @Override
   public Supplier<CompletionStage<Void>> getAck() {
     return () -> {
-      settle(Disposition.HANDLED);
+      settle(Disposition.HANDLED, null);
       return CompletableFuture.completedFuture(null);
     };
   }
@@ -121,6 +125,7 @@ public final class IncomingMailboxMessage implements Message<String> {
         // The handler is not there yet (a server still starting): keep the lease, count nothing,
         // and hand the same delivery out again once the channel's pause is over.
         notNow.handOutAgain(delivery);
+        span.end("not-ready", null);
         onSettled.run();
         return CompletableFuture.completedFuture(null);
       }
@@ -129,6 +134,7 @@ public final class IncomingMailboxMessage implements Message<String> {
         // its lease, which runs out and hands it out again (after a restart) — never a dead letter.
         LOG.fine(
             () -> "Channel " + settings.channel() + ": a nack while stopping left to its lease");
+        span.end("left-to-lease", reason);
         onSettled.run();
         return CompletableFuture.completedFuture(null);
       }
@@ -138,7 +144,8 @@ public final class IncomingMailboxMessage implements Message<String> {
       if (retry) {
         // Hold the lease through the backoff, then give it back: no hot loop of instant
         // redeliveries.
-        nackScheduler.later(settings.retryDelayAfter(round()), () -> settle(Disposition.UNHANDLED));
+        nackScheduler.later(
+            settings.retryDelayAfter(round()), () -> settle(Disposition.UNHANDLED, reason));
       } else {
         // The dead-letter record has no room for the reason: say it here, one line, no payload.
         LOG.warning(
@@ -151,7 +158,7 @@ public final class IncomingMailboxMessage implements Message<String> {
                     + round()
                     + "): "
                     + (reason == null ? "no reason" : reason.getClass().getName()));
-        settle(Disposition.DISCARD);
+        settle(Disposition.DISCARD, reason);
       }
       return CompletableFuture.completedFuture(null);
     };
@@ -169,10 +176,11 @@ public final class IncomingMailboxMessage implements Message<String> {
         "A mailbox message cannot be unwrapped as " + type.getName());
   }
 
-  private void settle(Disposition disposition) {
+  private void settle(Disposition disposition, Throwable reason) {
     if (!settled.compareAndSet(false, true)) {
       return;
     }
+    span.end(disposition.name().toLowerCase(java.util.Locale.ROOT), reason);
     try {
       delivery.settle(disposition);
     } catch (RuntimeException e) {

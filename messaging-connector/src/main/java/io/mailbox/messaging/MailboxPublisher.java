@@ -4,6 +4,8 @@ import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.tracing.MessageTracing;
+import io.mailbox.tracing.MessageTracing.TracedSpan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,9 +167,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
                     : System.currentTimeMillis() + overdueAfter().toMillis());
             demand.decrementAndGet();
             watchOverdue();
-            subscriber.onNext(
-                new IncomingMailboxMessage(
-                    delivery, settings, this::later, () -> settled(slot), this));
+            handOut(delivery, slot);
           }
         }
         return null;
@@ -179,6 +179,26 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             new Object[] {settings.channel(), settings.address(), e.getMessage()});
         fetchFailing = true;
         return settings.pollInterval();
+      }
+    }
+
+    /**
+     * Hands one delivery to the subscriber; a message that carries a trace context is handled in a
+     * process span of that trace, current on this thread while the subscriber takes it (a handler
+     * SmallRye calls from here sends in the same trace) and ended when the message is settled.
+     */
+    private void handOut(Delivery delivery, Object slot) {
+      TracedSpan span =
+          MessageTracing.lookup()
+              .startProcess(
+                  settings.address().toString(),
+                  delivery.message().id(),
+                  delivery.message().headers());
+      IncomingMailboxMessage message =
+          new IncomingMailboxMessage(
+              delivery, settings, this::later, () -> settled(slot), this, span);
+      try (MessageTracing.Scope current = span.makeCurrent()) {
+        subscriber.onNext(message);
       }
     }
 

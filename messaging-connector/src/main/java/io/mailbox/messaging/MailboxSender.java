@@ -5,6 +5,8 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.tracing.MessageTracing;
+import io.mailbox.tracing.MessageTracing.TracedSpan;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import java.util.concurrent.CompletionStage;
@@ -66,9 +68,7 @@ final class MailboxSender {
                 + settings.channel()
                 + ": the sender's transaction is no longer active; not written");
       } else {
-        try (MailboxConnection connection = connections.get().getConnection()) {
-          connection.post(letter);
-        }
+        post(letter);
       }
       if (origin != null) {
         origin.markWritten();
@@ -95,6 +95,28 @@ final class MailboxSender {
     // Acknowledged only once the provider (or, in a transaction, the enlisted connection) accepted
     // it.
     return message.ack();
+  }
+
+  /**
+   * Posts on the channel's connection; inside a trace, in a publish span whose context the message
+   * carries (the outbox path needs none here: the outbox stores the writer's context itself).
+   */
+  private void post(MailMessage letter) {
+    TracedSpan span =
+        MessageTracing.lookup().startPublish(settings.address().toString(), letter.id(), null);
+    MailMessage traced = letter;
+    if (!span.headers().isEmpty()) {
+      MailMessage.Builder withTrace = letter.toBuilder();
+      span.headers().forEach(withTrace::header);
+      traced = withTrace.build();
+    }
+    try (MailboxConnection connection = connections.get().getConnection()) {
+      connection.post(traced);
+    } catch (RuntimeException e) {
+      span.end("failed", e);
+      throw e;
+    }
+    span.end("published", null);
   }
 
   private static String explicitId(Message<?> message) {

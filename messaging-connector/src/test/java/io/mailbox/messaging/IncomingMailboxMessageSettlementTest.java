@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.MailAddress;
+import io.mailbox.tracing.MessageTracing;
 import jakarta.ejb.EJBException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +38,7 @@ class IncomingMailboxMessageSettlementTest {
   private boolean stopping;
   private RuntimeException settleFailure;
   private int slotsFreed;
+  private final List<String> spanOutcomes = new ArrayList<>();
 
   @Test
   void anAckTheStoreCannotTakeStillFreesTheChannelsSlot() {
@@ -66,12 +69,14 @@ class IncomingMailboxMessageSettlementTest {
     message.nack(new IllegalArgumentException("late"));
     assertThat(settled).containsExactly(Disposition.HANDLED);
     assertThat(slotsFreed).isEqualTo(1);
+    assertThat(spanOutcomes).as("its process span ends once").containsExactly("handled null");
   }
 
   @Test
   void aPlainFailureOfTheHandlerIsGivenUp() {
     message().nack(new IllegalArgumentException("bad order"));
     assertThat(settled).containsExactly(Disposition.DISCARD);
+    assertThat(spanOutcomes).containsExactly("discard IllegalArgumentException");
   }
 
   @Test
@@ -121,6 +126,23 @@ class IncomingMailboxMessageSettlementTest {
           @Override
           public boolean stopping() {
             return stopping;
+          }
+        },
+        new MessageTracing.TracedSpan() {
+          @Override
+          public Map<String, String> headers() {
+            return Map.of();
+          }
+
+          @Override
+          public MessageTracing.Scope makeCurrent() {
+            return () -> {};
+          }
+
+          @Override
+          public void end(String outcome, Throwable failure) {
+            spanOutcomes.add(
+                outcome + " " + (failure == null ? null : failure.getClass().getSimpleName()));
           }
         });
   }

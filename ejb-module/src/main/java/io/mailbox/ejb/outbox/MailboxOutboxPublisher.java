@@ -1,12 +1,19 @@
 package io.mailbox.ejb.outbox;
 
+import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
+import io.mailbox.tracing.MessageTracing;
+import io.mailbox.tracing.MessageTracing.TracedSpan;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * Publishes a row through the adapter: the message id is the envelope id, so every re-send of a row
  * carries the same id and a consumer inbox drops the repeat. Called outside any transaction, so the
- * post is handed to the provider at once.
+ * post is handed to the provider at once. A row written inside a trace is published in a publish
+ * span of that trace (the writer's context, stored in the row), and its message carries that span.
  */
 final class MailboxOutboxPublisher implements OutboxPublisher {
   private final MailboxConnectionFactory connections;
@@ -17,8 +24,9 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
 
   @Override
   public void publish(OutboxRow row) {
-    try (MailboxConnection connection = connections.getConnection()) {
-      connection.post(row.toMessage());
+    List<Exception> failures = publishAll(List.of(row));
+    if (failures.get(0) != null) {
+      throw (RuntimeException) failures.get(0);
     }
   }
 
@@ -27,12 +35,34 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
    * stored; the relay retries them and the consumer inbox drops the repeats).
    */
   @Override
-  public java.util.List<Exception> publishAll(java.util.List<OutboxRow> rows) {
-    try (MailboxConnection connection = connections.getConnection()) {
-      connection.postAll(rows.stream().map(OutboxRow::toMessage).toList());
-      return java.util.Collections.nCopies(rows.size(), null);
-    } catch (RuntimeException e) {
-      return java.util.Collections.nCopies(rows.size(), e);
+  public List<Exception> publishAll(List<OutboxRow> rows) {
+    MessageTracing tracing = MessageTracing.lookup();
+    List<TracedSpan> spans = new ArrayList<>(rows.size());
+    List<MailMessage> messages = new ArrayList<>(rows.size());
+    for (OutboxRow row : rows) {
+      MailMessage message = row.toMessage();
+      TracedSpan span = tracing.startPublish(message.to().toString(), row.id(), message.headers());
+      spans.add(span);
+      messages.add(withTrace(message, span));
     }
+    RuntimeException failure = null;
+    try (MailboxConnection connection = connections.getConnection()) {
+      connection.postAll(messages);
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    for (TracedSpan span : spans) {
+      span.end(failure == null ? "published" : "failed", failure);
+    }
+    return Collections.nCopies(rows.size(), failure);
+  }
+
+  private static MailMessage withTrace(MailMessage message, TracedSpan span) {
+    if (span.headers().isEmpty()) {
+      return message; // no trace, or no tracer here: the row's stored context travels as it is
+    }
+    MailMessage.Builder traced = message.toBuilder();
+    span.headers().forEach(traced::header);
+    return traced.build();
   }
 }

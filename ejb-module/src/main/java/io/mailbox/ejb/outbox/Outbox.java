@@ -1,6 +1,8 @@
 package io.mailbox.ejb.outbox;
 
+import io.mailbox.connector.api.TraceHeaders;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
+import io.mailbox.tracing.MessageTracing;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -14,6 +16,8 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Writes integration events as outbox rows in the CALLER's JTA transaction (MANDATORY: without one
@@ -65,7 +69,7 @@ public class Outbox {
     OutboxRows rows =
         new OutboxRows(
             Clock.systemUTC(), config::addressFor, config.relaySettings().maxEnvelopeBytes());
-    OutboxRecord record = rows.create(definition, data, options, address);
+    OutboxRecord record = rows.create(definition, data, traced(options), address);
     em.persist(record);
     // Written now, not at commit: a connection first taken while the transaction completes is not
     // enlisted in it on Payara (measured: the order, its outbox rows and an inbox marker then each
@@ -74,6 +78,21 @@ public class Outbox {
     em.flush();
     requestSweepAfterCommit();
     return record.id();
+  }
+
+  /**
+   * The options with the writer's trace context (docs/observability.md, "Traces"): the row keeps
+   * it, so the relay's publish, later and on another thread, continues the writer's trace. A
+   * context the caller set itself is kept.
+   */
+  private static WriteOptions traced(WriteOptions options) {
+    Map<String, String> trace = MessageTracing.lookup().currentContext();
+    if (trace.isEmpty() || options.headers().containsKey(TraceHeaders.TRACEPARENT)) {
+      return options;
+    }
+    Map<String, String> headers = new TreeMap<>(trace);
+    headers.putAll(options.headers());
+    return options.withHeaders(headers);
   }
 
   private void requestSweepAfterCommit() {

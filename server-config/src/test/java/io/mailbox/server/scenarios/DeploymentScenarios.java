@@ -35,7 +35,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DeploymentScenarios {
   /** How long a message may take through relay, broker-less providers and consumers. */
-  private static final Duration DELIVERY = Duration.ofSeconds(60);
+  static final Duration DELIVERY = Duration.ofSeconds(60);
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -342,12 +342,12 @@ abstract class DeploymentScenarios {
     return send(request.build());
   }
 
-  private HttpRequest.Builder request(String path) {
+  HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(deployment().base().resolve(path))
         .timeout(Duration.ofSeconds(30));
   }
 
-  private static HttpResponse<String> send(HttpRequest request) throws Exception {
+  static HttpResponse<String> send(HttpRequest request) throws Exception {
     return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
