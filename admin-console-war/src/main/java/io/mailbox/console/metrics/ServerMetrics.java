@@ -85,7 +85,9 @@ public class ServerMetrics {
     checks.outboxReadiness().warmUp();
     TrafficReading previous = reading;
     Optional<Snapshot> snapshot = checks.adapterReadiness().snapshot().or(previous::snapshot);
-    TrafficReading next = TrafficReading.of(traffic, snapshot, previous);
+    TrafficReading next =
+        TrafficReading.of(traffic, snapshot, previous)
+            .withOutbox(checks.outboxReadiness().summary().or(previous::outbox));
     reading = next;
     if (microProfile.isResolvable()) {
       microProfile.get().publish(next);

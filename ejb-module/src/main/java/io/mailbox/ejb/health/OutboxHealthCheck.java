@@ -81,6 +81,17 @@ public final class OutboxHealthCheck implements HealthCheck {
     probe.refresh();
   }
 
+  /**
+   * The counts of the last probe, which the metrics export too (no read of their own). Empty when
+   * the probe timed out or failed.
+   */
+  public Optional<OutboxSummary> summary() {
+    CachedProbe.Answer<OutboxSummary> answer = probe.answer();
+    return answer.timedOut() || answer.failure() != null
+        ? Optional.empty()
+        : Optional.ofNullable(answer.value());
+  }
+
   @Override
   public HealthCheckResponse call() {
     CachedProbe.Answer<OutboxSummary> answer = probe.answer();

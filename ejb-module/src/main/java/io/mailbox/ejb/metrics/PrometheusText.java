@@ -42,6 +42,18 @@ public final class PrometheusText {
           .append(TrafficReading.reachability(provider))
           .append('\n');
     }
+    reading
+        .outbox()
+        .ifPresent(
+            summary -> {
+              for (OutboxGauge gauge : OutboxGauge.values()) {
+                header(text, gauge.metricName(), gauge.help(), "gauge");
+                text.append(gauge.metricName())
+                    .append(' ')
+                    .append(String.format(Locale.ROOT, "%.3f", gauge.of(summary)))
+                    .append('\n');
+              }
+            });
     return text.toString();
   }
 

@@ -5,6 +5,7 @@ import io.mailbox.connector.api.AddressTraffic;
 import io.mailbox.connector.api.ProviderState;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.ejb.operations.OutboxOperations.OutboxSummary;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -22,20 +23,23 @@ import java.util.Optional;
  * @param snapshot empty when the snapshot timed out or failed (the gauges keep their last values)
  * @param publishLatencySeconds by {@link #key}: the mean time of a post since the reading before
  * @param statuses the snapshot's addresses by name
+ * @param outbox the outbox and inbox tables' counts, when their probe answered within its bound
  */
 public record TrafficReading(
     Instant takenAt,
     List<AddressTraffic> traffic,
     Optional<Snapshot> snapshot,
     Map<String, Double> publishLatencySeconds,
-    Map<String, AddressStatus> statuses) {
+    Map<String, AddressStatus> statuses,
+    Optional<OutboxSummary> outbox) {
 
   /** Overdue copies as a provider reports them, when it can tell ({@code <scheme>.<key>}). */
   static final String OVERDUE_EXTENSION = "overdueInFlightCount";
 
   /** The reading before any was taken. */
   public static TrafficReading empty() {
-    return new TrafficReading(Instant.EPOCH, List.of(), Optional.empty(), Map.of(), Map.of());
+    return new TrafficReading(
+        Instant.EPOCH, List.of(), Optional.empty(), Map.of(), Map.of(), Optional.empty());
   }
 
   /** A reading taken now, its latencies measured against {@code previous}. */
@@ -59,7 +63,17 @@ public record TrafficReading(
         taken ->
             taken.addresses().forEach(status -> statuses.put(status.address().toString(), status)));
     return new TrafficReading(
-        Instant.now(), List.copyOf(traffic), snapshot, Map.copyOf(latency), Map.copyOf(statuses));
+        Instant.now(),
+        List.copyOf(traffic),
+        snapshot,
+        Map.copyOf(latency),
+        Map.copyOf(statuses),
+        Optional.empty());
+  }
+
+  /** This reading with the outbox tables' counts ({@link OutboxGauge}). */
+  public TrafficReading withOutbox(Optional<OutboxSummary> summary) {
+    return new TrafficReading(takenAt, traffic, snapshot, publishLatencySeconds, statuses, summary);
   }
 
   /** How old this reading is. */

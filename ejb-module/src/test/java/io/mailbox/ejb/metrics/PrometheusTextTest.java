@@ -9,6 +9,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.ProviderState;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.ejb.operations.OutboxOperations.OutboxSummary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +113,23 @@ class PrometheusTextTest {
         .doesNotContain("mailbox_posted_total{")
         .as("a provider that cannot count overdue copies gets no overdue gauge")
         .doesNotContain("mailbox_overdue{");
+  }
+
+  @Test
+  void theOutboxTablesGaugesAreWrittenWhenTheirProbeAnsweredAndLeftOutWhenItDidNot() {
+    TrafficReading read =
+        TrafficReading.empty()
+            .withOutbox(
+                Optional.of(new OutboxSummary(12, 2, 1, java.time.Duration.ofMillis(90_500), 3)));
+    assertThat(PrometheusText.render(read))
+        .contains("# TYPE mailbox_outbox_pending_rows gauge\nmailbox_outbox_pending_rows 12.000\n")
+        .contains("mailbox_outbox_failed_rows 2.000\n")
+        .contains("mailbox_outbox_invalid_rows 1.000\n")
+        .contains("mailbox_outbox_oldest_pending_seconds 90.500\n")
+        .contains("mailbox_inbox_parked_rows 3.000\n");
+    assertThat(PrometheusText.render(TrafficReading.empty().withOutbox(Optional.empty())))
+        .as("a timed-out probe exports no made-up zero")
+        .doesNotContain("mailbox_outbox_");
   }
 
   @Test

@@ -243,7 +243,10 @@ abstract class DeploymentScenarios {
         .containsPattern("mailbox_posted_total\\{provider=\"jdbc\"," + placed + "\\} [1-9]")
         .containsPattern("mailbox_acknowledged_total\\{provider=\"jdbc\"," + placed + "\\} [1-9]")
         .contains("mailbox_unread{provider=\"jdbc\"," + placed + "}")
-        .contains("mailbox_provider_reachable{provider=\"jdbc\"} 1");
+        .contains("mailbox_provider_reachable{provider=\"jdbc\"} 1")
+        .as("the outbox tables' gauges, on every server")
+        .containsPattern("mailbox_outbox_pending_rows [0-9]")
+        .containsPattern("mailbox_outbox_oldest_pending_seconds [0-9]");
     assertThat(get("/console/api/metrics", false).statusCode()).as("anonymous").isEqualTo(401);
   }
 
