@@ -5,6 +5,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.spi.Ids;
+import io.mailbox.connector.spi.SharesReplyInbox;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +27,10 @@ import java.util.logging.Logger;
  *   <li><b>Correlation</b> is in the message's meta (the envelope every provider carries), not in a
  *       transport header: {@value #REPLY_TO} (the requester's inbox) and {@value #CORRELATION_ID}.
  *   <li><b>Reply inbox</b>: one per requesting process and user@host, {@code .../rr.inbox.<id>},
- *       subscribed on first use; replies that arrive after their request gave up are dropped.
+ *       subscribed on first use; replies that arrive after their request gave up are dropped. Where
+ *       addresses are costly ({@link SharesReplyInbox}: Kafka), one shared inbox per user@host,
+ *       {@value #SHARED_INBOX}, which each process reads in a group of its own, keeping the replies
+ *       it waits for.
  *   <li><b>Errors</b>: no reply in time is {@code MBX-2010}; a responder that threw answers with
  *       its error's class and message (at most {@value #MAX_ERROR_CHARS} characters), raised as
  *       {@code MBX-2011} on the requesting side.
@@ -37,6 +41,10 @@ import java.util.logging.Logger;
 public final class RequestReply {
   public static final String REQUESTS_PREFIX = "rr.req.";
   public static final String INBOX_PREFIX = "rr.inbox.";
+
+  /** The shared reply inbox's path (a process's own inbox is 16 hex digits: never this). */
+  public static final String SHARED_INBOX = INBOX_PREFIX + "shared";
+
   public static final String REPLY_TO = "rr-reply-to";
   public static final String CORRELATION_ID = "rr-correlation-id";
   public static final String REMOTE_ERROR = "rr-error";
@@ -58,9 +66,16 @@ public final class RequestReply {
     return sibling(address, REQUESTS_PREFIX + address.path());
   }
 
-  /** This process's reply inbox beside {@code address}. */
-  MailAddress inboxFor(MailAddress address) {
-    return sibling(address, INBOX_PREFIX + instance);
+  /** This process's reply inbox beside {@code address}; the shared one where addresses cost. */
+  MailAddress inboxFor(MailboxProvider provider, MailAddress address) {
+    return sibling(
+        address,
+        provider.transport() instanceof SharesReplyInbox ? SHARED_INBOX : INBOX_PREFIX + instance);
+  }
+
+  /** Whether {@code address} is a shared reply inbox ({@link SharesReplyInbox}). */
+  public static boolean isSharedInbox(MailAddress address) {
+    return address.path().equals(SHARED_INBOX);
   }
 
   /**
@@ -73,7 +88,7 @@ public final class RequestReply {
       throw new MailboxException(
           ErrorCode.INVALID_POLICY, "A request's timeout must be positive, for example 5 s.");
     }
-    MailAddress inbox = inboxFor(address);
+    MailAddress inbox = inboxFor(provider, address);
     inboxes.computeIfAbsent(
         inbox, ignored -> provider.subscribe(inbox, MailboxSubscriber.of(this::replied)));
     String correlation = Ids.next();
@@ -181,7 +196,8 @@ public final class RequestReply {
     String correlation = reply.meta().get(CORRELATION_ID);
     CompletableFuture<MailMessage> request = correlation == null ? null : waiting.get(correlation);
     if (request == null) {
-      LOG.fine(() -> "A reply at " + reply.to() + " came after its request gave up: dropped");
+      // Its request gave up, or (a shared inbox) another process's request is waiting for it.
+      LOG.fine(() -> "A reply at " + reply.to() + " is not awaited here: dropped");
       return;
     }
     request.complete(reply);

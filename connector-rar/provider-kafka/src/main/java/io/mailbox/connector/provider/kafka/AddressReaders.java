@@ -25,6 +25,9 @@ final class AddressReaders {
     /** The topic of {@code address}, known to exist, its group started. */
     String prepare(MailAddress address);
 
+    /** The group that reads {@code address} here. */
+    String groupOf(MailAddress address);
+
     boolean hasReceivers(MailAddress address);
 
     /** One record to the subscribers present (on the reader's dispatch thread). */
@@ -65,7 +68,7 @@ final class AddressReaders {
   }
 
   private AddressReader start(MailAddress address, String topic) {
-    String group = TopicNames.derivedGroup(settings.defaultGroup(), topic);
+    String group = host.groupOf(address);
     Function<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>, MailMessage> read =
         record -> KafkaRecords.readCounting(address, record, droppedHeaders);
     AddressReader reader =

@@ -14,6 +14,7 @@ import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.SharesReplyInbox;
 import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +50,7 @@ import java.util.logging.Logger;
  * {@code <topic>_parked}).
  */
 public final class KafkaProvider extends TransportBase
-    implements Recovering, Enumerating, HandsBacklogToSubscribers {
+    implements Recovering, Enumerating, HandsBacklogToSubscribers, SharesReplyInbox {
   public static final String SCHEME = "kafka";
   private static final Logger LOG = Logger.getLogger(KafkaProvider.class.getName());
   private static final Duration FETCH_WAIT = Duration.ofSeconds(5);
@@ -139,7 +140,7 @@ public final class KafkaProvider extends TransportBase
   /** The topic of {@code address}, known to exist, its group started. */
   private String prepare(MailAddress address) {
     String topic = names.topic(address);
-    String group = group(topic);
+    String group = names.groupOf(address, settings.defaultGroup());
     cluster.ensureTopic(address, topic, group);
     if (readers.isQueue(address)) {
       cluster.shareGroups().start(topic, group, settings.shareDeliveryLimit());
@@ -147,10 +148,6 @@ public final class KafkaProvider extends TransportBase
       cluster.startGroup(topic, group);
     }
     return topic;
-  }
-
-  private String group(String topic) {
-    return TopicNames.derivedGroup(settings.defaultGroup(), topic);
   }
 
   /** How long a reader without subscribers and fetches may hold its partitions (tests: less). */
@@ -236,6 +233,11 @@ public final class KafkaProvider extends TransportBase
     @Override
     public String prepare(MailAddress address) {
       return KafkaProvider.this.prepare(address);
+    }
+
+    @Override
+    public String groupOf(MailAddress address) {
+      return names.groupOf(address, settings.defaultGroup());
     }
 
     @Override

@@ -39,7 +39,7 @@ final class KafkaStatus {
       long droppedHeaders,
       Instant lastActivity) {
     String topic = names.topic(address);
-    String group = TopicNames.derivedGroup(defaultGroup, topic);
+    String group = names.groupOf(address, defaultGroup);
     long handedOut = reader == null ? 0 : reader.inFlight();
     long inFlight = Math.max(handedOut, broadcasts);
     Map<String, Object> extensions = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package io.mailbox.connector.provider.kafka;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.kernel.RequestReply;
 import io.mailbox.connector.spi.NameEscape;
 import java.util.Optional;
 
@@ -26,6 +27,9 @@ final class TopicNames {
   static final String PARKED_SUFFIX = "_parked";
 
   private final String prefix;
+
+  // Names this provider instance's group on the shared reply inbox: a restart is a new reader.
+  private final String instance = java.util.UUID.randomUUID().toString().substring(0, 8);
 
   TopicNames(String prefix) {
     this.prefix = prefix;
@@ -87,6 +91,16 @@ final class TopicNames {
   /** The group that reads {@code topic} when the caller names none. */
   static String derivedGroup(String defaultGroup, String topic) {
     return defaultGroup + ":" + topic;
+  }
+
+  /**
+   * The group that reads {@code address} here: the derived one; for the shared reply inbox ({@link
+   * RequestReply#SHARED_INBOX}) one of this provider instance's own, so that every instance reads
+   * every reply (each keeps those it waits for).
+   */
+  String groupOf(MailAddress address, String defaultGroup) {
+    String derived = derivedGroup(defaultGroup, topic(address));
+    return RequestReply.isSharedInbox(address) ? derived + ":" + instance : derived;
   }
 
   static String escape(String text) {
