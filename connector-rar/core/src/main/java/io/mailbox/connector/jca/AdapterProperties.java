@@ -42,6 +42,7 @@ public abstract class AdapterProperties extends BrokerProperties {
   private Long defaultAckTimeoutMillis = 30_000L;
   private Long leaseSweepIntervalMillis = 5_000L;
   private Long deliverySettleTimeoutMillis = 30_000L;
+  private Long publishTimeoutMillis = 15_000L;
 
   /**
    * The configured text of a property, by name: a bean property of this class, else a key of {@code
@@ -271,6 +272,14 @@ public abstract class AdapterProperties extends BrokerProperties {
 
   public void setDeliverySettleTimeoutMillis(Long deliverySettleTimeoutMillis) {
     this.deliverySettleTimeoutMillis = deliverySettleTimeoutMillis;
+  }
+
+  public Long getPublishTimeoutMillis() {
+    return publishTimeoutMillis;
+  }
+
+  public void setPublishTimeoutMillis(Long publishTimeoutMillis) {
+    this.publishTimeoutMillis = publishTimeoutMillis;
   }
 
   public String getProviderSettings() {

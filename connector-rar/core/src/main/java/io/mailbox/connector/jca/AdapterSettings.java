@@ -35,6 +35,7 @@ record AdapterSettings(
     Optional<DeadLetterPolicy> deadLetterPolicy,
     Duration defaultAckTimeout,
     Duration deliverySettleTimeout,
+    Duration publishTimeout,
     Map<String, ConfiguredProvider<?>> providers) {
 
   /** The kernel's and the adapter's own settings; each provider declares its own. */
@@ -82,7 +83,12 @@ record AdapterSettings(
           Setting.millis(
               "deliverySettleTimeoutMillis",
               30_000,
-              "Watchdog per subscriber delivery attempt; 0 = off."));
+              "Watchdog per subscriber delivery attempt; 0 = off."),
+          Setting.millis(
+              "publishTimeoutMillis",
+              15_000,
+              "Publish bound of a provider that has none of its own (each shipped provider has its"
+                  + " own setting); 0 = none."));
 
   /** A provider factory with its checked configuration, ready to build the provider. */
   record ConfiguredProvider<C>(ProviderFactory<C> factory, C configuration) {
@@ -156,6 +162,7 @@ record AdapterSettings(
         deadLetters,
         millis("defaultAckTimeoutMillis", adapter.getDefaultAckTimeoutMillis()),
         millis("deliverySettleTimeoutMillis", adapter.getDeliverySettleTimeoutMillis()),
+        millis("publishTimeoutMillis", adapter.getPublishTimeoutMillis()),
         providers);
   }
 

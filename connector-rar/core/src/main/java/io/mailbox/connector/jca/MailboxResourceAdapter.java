@@ -59,6 +59,7 @@ public class MailboxResourceAdapter extends AdapterProperties implements Resourc
       provider.setRetryPolicy(validated.retryPolicy().orElse(null));
       validated.deadLetterPolicy().ifPresent(provider::enableDeadLetterQueue);
       provider.setDeliverySettleTimeout(validated.deliverySettleTimeout());
+      provider.setPublishTimeout(validated.publishTimeout());
       mailbox.register(provider);
     }
     mailbox.start();

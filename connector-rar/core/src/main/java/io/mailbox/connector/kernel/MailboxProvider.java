@@ -54,6 +54,7 @@ public final class MailboxProvider {
   private final BroadcastSettlement broadcasts;
   private final PullSettlement pull;
   private final TrafficCounters traffic;
+  private final PostSender sender;
   private volatile RetryPolicy retryPolicy;
   private volatile Duration deliverySettleTimeout = DEFAULT_DELIVERY_SETTLE_TIMEOUT;
   private volatile boolean started;
@@ -61,6 +62,7 @@ public final class MailboxProvider {
   private MailboxProvider(Transport transport) {
     this.transport = transport;
     this.traffic = new TrafficCounters(transport.scheme());
+    this.sender = new PostSender(transport, traffic);
     this.deadLetters = new DeadLetters(transport, traffic);
     this.guard = new CapabilityGuard(transport, () -> deadLetters.policy().isPresent());
     this.settlement = new Settlement(transport, deadLetters, traffic);
@@ -166,6 +168,14 @@ public final class MailboxProvider {
    * The watchdog per delivery attempt; {@link Duration#ZERO} switches it off (you own stuck
    * callbacks).
    */
+  /**
+   * The publish bound of a transport that does not bound its own ({@link PublishWatch}); zero:
+   * none. A transport that does ({@code spi.BoundsItsPublish}) keeps its own setting.
+   */
+  public void setPublishTimeout(Duration timeout) {
+    sender.setPublishTimeout(timeout);
+  }
+
   public void setDeliverySettleTimeout(Duration timeout) {
     if (timeout == null || timeout.isNegative()) {
       throw new MailboxException(
@@ -211,17 +221,7 @@ public final class MailboxProvider {
     guard.requireOwnScheme(message.to());
     PublishOptions.check(message);
     MailMessage stamped = Stamps.atSendBoundary(message, transport.clock().instant());
-    // Counted in place, not through countPosts: a list and a lambda per post measured 20-30 % on
-    // the kernel benchmark's one-message paths.
-    TrafficCounters.Counts counts = traffic.of(stamped.to());
-    long start = System.nanoTime();
-    try {
-      transport.send(stamped.to(), stamped);
-    } catch (RuntimeException | Error e) {
-      counts.publishFailed(System.nanoTime() - start);
-      throw e;
-    }
-    counts.posted(System.nanoTime() - start);
+    sender.send(stamped);
     return stamped;
   }
 
@@ -242,7 +242,7 @@ public final class MailboxProvider {
         messages.stream()
             .map(message -> Stamps.atSendBoundary(message, transport.clock().instant()))
             .toList();
-    traffic.countPosts(stamped, () -> transport.sendAll(stamped));
+    sender.sendAll(stamped);
     return stamped;
   }
 

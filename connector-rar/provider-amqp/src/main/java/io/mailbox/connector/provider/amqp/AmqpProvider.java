@@ -10,6 +10,7 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.provider.amqp.HeldDeliveries.Held;
+import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
@@ -64,7 +65,7 @@ import java.util.logging.Logger;
  * the API).
  */
 public final class AmqpProvider extends TransportBase
-    implements Recovering, Enumerating, HandsBacklogToSubscribers {
+    implements BoundsItsPublish, Recovering, Enumerating, HandsBacklogToSubscribers {
   public static final String SCHEME = "amqp";
   private static final Logger LOG = Logger.getLogger(AmqpProvider.class.getName());
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);

@@ -13,6 +13,7 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
@@ -51,7 +52,8 @@ import javax.sql.DataSource;
  * Status and snapshot read indexed counts from the table.
  */
 public final class JdbcProvider extends TransportBase
-    implements Peeking,
+    implements BoundsItsPublish,
+        Peeking,
         Recovering,
         Enumerating,
         Locating,

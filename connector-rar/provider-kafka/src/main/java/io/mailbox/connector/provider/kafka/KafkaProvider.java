@@ -7,6 +7,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Backoff;
+import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
@@ -50,7 +51,11 @@ import java.util.logging.Logger;
  * {@code <topic>_parked}).
  */
 public final class KafkaProvider extends TransportBase
-    implements Recovering, Enumerating, HandsBacklogToSubscribers, SharesReplyInbox {
+    implements BoundsItsPublish,
+        Recovering,
+        Enumerating,
+        HandsBacklogToSubscribers,
+        SharesReplyInbox {
   public static final String SCHEME = "kafka";
   private static final Logger LOG = Logger.getLogger(KafkaProvider.class.getName());
   private static final Duration FETCH_WAIT = Duration.ofSeconds(5);

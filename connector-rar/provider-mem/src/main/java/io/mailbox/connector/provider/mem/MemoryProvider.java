@@ -7,6 +7,7 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.Lease;
@@ -38,7 +39,13 @@ import java.util.function.UnaryOperator;
  * mem.parkedCount}, {@code mem.subscriberCount}.
  */
 public final class MemoryProvider extends TransportBase
-    implements Peeking, Recovering, Enumerating, Locating, ParkedRecords, Removing {
+    implements BoundsItsPublish,
+        Peeking,
+        Recovering,
+        Enumerating,
+        Locating,
+        ParkedRecords,
+        Removing {
   public static final String SCHEME = "mem";
 
   private static final ExecutorScheduler DEFAULT_SCHEDULER = new ExecutorScheduler();

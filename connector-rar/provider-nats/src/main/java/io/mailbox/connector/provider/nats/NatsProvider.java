@@ -7,6 +7,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Backoff;
+import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
@@ -51,7 +52,7 @@ import java.util.logging.Logger;
  * remove, parked records through the API ({@code <subject>.parked}).
  */
 public final class NatsProvider extends TransportBase
-    implements Recovering, Enumerating, HandsBacklogToSubscribers {
+    implements BoundsItsPublish, Recovering, Enumerating, HandsBacklogToSubscribers {
   public static final String SCHEME = "nats";
   private static final Logger LOG = Logger.getLogger(NatsProvider.class.getName());
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);

@@ -8,6 +8,7 @@ import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.provider.redis.HeldEntries.Held;
 import io.mailbox.connector.spi.Backoff;
+import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
@@ -51,7 +52,12 @@ import redis.clients.jedis.StreamEntryID;
  * locate and remove (Redis can only find an entry by its id, not by a message id).
  */
 public final class RedisProvider extends TransportBase
-    implements Recovering, Enumerating, HandsBacklogToSubscribers, Peeking, ParkedRecords {
+    implements BoundsItsPublish,
+        Recovering,
+        Enumerating,
+        HandsBacklogToSubscribers,
+        Peeking,
+        ParkedRecords {
   public static final String SCHEME = "redis";
   private static final Logger LOG = Logger.getLogger(RedisProvider.class.getName());
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
