@@ -113,7 +113,8 @@ class PostgresOutageIT {
       throw new AssertionError(stuck.getMessage() + " (the server's threads: " + dump + ")", stuck);
     }
     long settleMillis = Duration.between(settling, Instant.now()).toMillis();
-    HungDatabase hung = readinessWhileTheTablesAreLocked(base, url);
+    HungDatabase hung =
+        readinessWhileTheTablesAreLocked(base, url, new ConsoleApi(base, USERNAME, PASSWORD));
     MicroStartScript.stop(pid, 90);
 
     OrderLedger ledger;
@@ -146,6 +147,12 @@ class PostgresOutageIT {
     assertThat(hung.liveWhileLocked())
         .as("/health/live while the tables were locked")
         .isEqualTo(200);
+    assertThat(hung.metricsAnswered())
+        .as("/console/api/metrics while the tables were locked")
+        .isTrue();
+    assertThat(hung.metricsMillis())
+        .as("the metrics answered within the probes' bound while the tables were locked")
+        .isLessThanOrEqualTo(HEALTH_ANSWER_BOUND.toMillis());
     assertThat(hung.upAfterRelease()).as("ready again once the lock was released").isNotNull();
     assertThat(downAfter).as("readiness turned DOWN during the outage").isNotNull();
     assertThat(downAfter).as("time until readiness said DOWN").isLessThanOrEqualTo(DOWN_BOUND);
@@ -175,14 +182,18 @@ class PostgresOutageIT {
       Duration downAfter,
       String downBody,
       int liveWhileLocked,
+      long metricsMillis,
+      boolean metricsAnswered,
       Duration upAfterRelease) {}
 
-  private static HungDatabase readinessWhileTheTablesAreLocked(String base, String url)
-      throws Exception {
+  private static HungDatabase readinessWhileTheTablesAreLocked(
+      String base, String url, ConsoleApi console) throws Exception {
     long slowest = 0;
     Duration downAfter = null;
     String downBody = "";
     int live;
+    long metricsMillis;
+    boolean metricsAnswered;
     try (Connection lock = DriverManager.getConnection(url, "postgres", "")) {
       lock.setAutoCommit(false);
       java.util.List<String> tables = new java.util.ArrayList<>();
@@ -214,10 +225,21 @@ class PostgresOutageIT {
       }
       HttpResponse<String> liveness = get(base + "/health/live");
       live = liveness == null ? 0 : liveness.statusCode();
+      // The metrics read the same cached probes: with the tables locked they still answer, at
+      // once, with the counters (from memory) and the gauges' last values.
+      Instant asked = Instant.now();
+      metricsAnswered = console.get("/console/api/metrics").contains("mailbox_posted_total{");
+      metricsMillis = Duration.between(asked, Instant.now()).toMillis();
       lock.rollback();
     }
     return new HungDatabase(
-        slowest, downAfter, downBody, live, awaitReady(base, Duration.ofSeconds(30)));
+        slowest,
+        downAfter,
+        downBody,
+        live,
+        metricsMillis,
+        metricsAnswered,
+        awaitReady(base, Duration.ofSeconds(30)));
   }
 
   /** GET /health/ready; null when the server does not answer. */

@@ -2,16 +2,20 @@ package io.mailbox.connector.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.MailboxSubscriber;
 import io.mailbox.connector.kernel.RequestReply;
 import io.mailbox.connector.kernel.Subscription;
+import io.mailbox.connector.testsupport.Eventually;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +76,62 @@ public abstract class RequestReplyContract extends PublishContract {
         .extracting(MailMessage::id)
         .containsExactly("plain");
     assertThat(asked).as("a plain post never reaches a responder").hasSize(1);
+  }
+
+  @Test
+  void aRequestWhileTheBrokerDoesNotAnswerFailsCodedAndTheNextIsAnsweredOnceItDoes()
+      throws Exception {
+    Optional<Unanswering> fixture = unanswering();
+    assumeTrue(
+        fixture.isPresent(),
+        provider.scheme() + ": its fixture has nothing that can stop answering (unanswering())");
+    try (Unanswering unanswering = fixture.get()) {
+      MailboxProvider bounded = unanswering.provider();
+      RequestReply requester = new RequestReply();
+      MailAddress lookup = address("frozen-lookup");
+      Subscription responder = requester.respond(bounded, lookup, request -> "ok");
+      try {
+        assertThat(requester.request(bounded, lookup, letter(lookup, "r-1"), requestTimeout()))
+            .extracting(MailMessage::body)
+            .isEqualTo("ok");
+        Duration wait = unanswering.bound().plusSeconds(2);
+        unanswering.stopAnswering();
+        long took;
+        try {
+          long started = System.nanoTime();
+          // The request's post meets the publish bound, or it is stored and its reply cannot
+          // come: either way a coded, retriable error, never a hang.
+          assertThatThrownBy(() -> requester.request(bounded, lookup, letter(lookup, "r-2"), wait))
+              .isInstanceOf(MailboxException.class)
+              .satisfies(
+                  e ->
+                      assertThat(((MailboxException) e).errorCode())
+                          .isIn(ErrorCode.PUBLISH_TIMEOUT, ErrorCode.REQUEST_TIMEOUT))
+              .satisfies(e -> assertThat(((MailboxException) e).isRetriable()).isTrue());
+          took = (System.nanoTime() - started) / 1_000_000;
+        } finally {
+          unanswering.answerAgain();
+        }
+        assertThat(took)
+            .as("it failed within its bound and timeout, not long after")
+            .isLessThan(wait.toMillis() + unanswering.bound().toMillis() + 5_000);
+        Eventually.await(
+            "requests are answered again once the broker answers",
+            Duration.ofSeconds(60),
+            () -> {
+              try {
+                return requester
+                    .request(bounded, lookup, letter(lookup, "r-3"), requestTimeout())
+                    .body()
+                    .equals("ok");
+              } catch (MailboxException stillDown) {
+                return false;
+              }
+            });
+      } finally {
+        responder.unsubscribe();
+      }
+    }
   }
 
   @Test
