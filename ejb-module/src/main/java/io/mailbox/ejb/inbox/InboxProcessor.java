@@ -18,9 +18,9 @@ import java.util.logging.Logger;
  * The inbox's decision for one delivery (plain Java over {@link InboxTransactions}):
  *
  * <ol>
- *   <li>a marker for (consumer, topic, envelope id) exists → {@link InboxOutcome#DUPLICATE};
- *   <li>otherwise ONE transaction creates the marker first, runs the handler, commits → {@link
- *       InboxOutcome#PROCESSED};
+ *   <li>ONE transaction looks for the marker of (consumer, topic, envelope id): there → {@link
+ *       InboxOutcome#DUPLICATE}, nothing runs; otherwise it creates the marker first, runs the
+ *       handler, commits → {@link InboxOutcome#PROCESSED};
  *   <li>after any failure the marker is read again: present means a concurrent delivery won the
  *       race → duplicate; absent means the handler failed: a rejection (type, version, parse) parks
  *       at once; otherwise the failure is counted outside the rolled-back transaction and, at
@@ -109,11 +109,11 @@ public final class InboxProcessor {
             null,
             null,
             source);
-    try {
-      if (transactions.find(id).isPresent()) {
-        return InboxOutcome.DUPLICATE;
-      }
-      if (envelope.id().length() > MAX_ENVELOPE_ID_CHARS) {
+    if (envelope.id().length() > MAX_ENVELOPE_ID_CHARS) {
+      try {
+        if (transactions.find(id).isPresent()) {
+          return InboxOutcome.DUPLICATE;
+        }
         // The marker's ENVELOPE_ID column holds 128 characters, so the marker insert would fail
         // on every delivery: parked at once instead, keyed like any other (the hash of the full
         // id) and shown shortened, so it is visible and redeliveries are skipped.
@@ -128,15 +128,18 @@ public final class InboxProcessor {
                 + MAX_ENVELOPE_ID_CHARS
                 + ". Parked without running the handler: discard it and ask the producer for"
                 + " shorter ids.");
+      } catch (RuntimeException storeFailure) {
+        // Nothing ran: a store outage is "not now", never a reason to discard the delivery.
+        throw new InboxFailureException(consumer, topic, storeFailure);
       }
-    } catch (RuntimeException storeFailure) {
-      // Nothing ran: a store outage is "not now", never a reason to discard the delivery.
-      throw new InboxFailureException(consumer, topic, storeFailure);
     }
     try {
-      transactions.runWithMarker(
-          marker, () -> handler.handle(definition.accept(envelope), envelope));
-      return InboxOutcome.PROCESSED;
+      // The marker is looked for in the handler's own transaction (one transaction per first
+      // delivery): there, a redelivery is a duplicate and nothing runs.
+      return transactions.runWithMarker(
+              marker, () -> handler.handle(definition.accept(envelope), envelope))
+          ? InboxOutcome.PROCESSED
+          : InboxOutcome.DUPLICATE;
     } catch (Exception failure) {
       try {
         return settleFailure(marker, envelopeJson, failure);

@@ -13,10 +13,13 @@ public interface InboxTransactions {
   Optional<InboxRow> find(String id);
 
   /**
-   * One transaction: the marker is inserted (and flushed) FIRST, then {@code work} runs, then
-   * commit. A duplicate marker or a failure of the work rolls everything back and is rethrown.
+   * One transaction: when the marker exists already, nothing else (false: a redelivery); otherwise
+   * the marker is inserted (and flushed) FIRST, then {@code work} runs, then commit (true). A
+   * marker a concurrent delivery inserted meanwhile collides on the key; that, or a failure of the
+   * work, rolls everything back and is rethrown. The look-up shares the transaction: a message's
+   * first delivery costs one transaction, not two (bin/bench inbox).
    */
-  void runWithMarker(InboxRow marker, Work work) throws Exception;
+  boolean runWithMarker(InboxRow marker, Work work) throws Exception;
 
   /** Adds one to the failure counter row (created on first use); returns the new count. */
   int recordFailure(InboxRow counter, String error);

@@ -33,8 +33,12 @@ public class JtaInboxTransactions implements InboxTransactions {
   }
 
   @Override
-  public void runWithMarker(InboxRow marker, Work work) throws Exception {
-    new JpaInboxQueries(em).insert(marker);
+  public boolean runWithMarker(InboxRow marker, Work work) throws Exception {
+    JpaInboxQueries queries = new JpaInboxQueries(em);
+    if (queries.find(marker.id()).isPresent()) {
+      return false;
+    }
+    queries.insert(marker);
     try {
       work.run();
       em.flush();
@@ -43,6 +47,7 @@ public class JtaInboxTransactions implements InboxTransactions {
       context.setRollbackOnly();
       throw e;
     }
+    return true;
   }
 
   @Override

@@ -50,12 +50,12 @@ final class InMemoryInboxTransactions implements InboxTransactions {
   }
 
   @Override
-  public void runWithMarker(InboxRow marker, Work work) throws Exception {
+  public boolean runWithMarker(InboxRow marker, Work work) throws Exception {
     maybeFail("runWithMarker");
     synchronized (this) {
       checkColumns(marker);
       if (rows.containsKey(marker.id())) {
-        throw new IllegalStateException("duplicate key " + marker.id());
+        return false; // looked for in the same transaction: a redelivery runs nothing
       }
       rows.put(marker.id(), marker);
     }
@@ -67,6 +67,7 @@ final class InMemoryInboxTransactions implements InboxTransactions {
       }
       throw e;
     }
+    return true;
   }
 
   @Override

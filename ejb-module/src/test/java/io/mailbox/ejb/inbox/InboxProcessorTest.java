@@ -103,11 +103,11 @@ class InboxProcessorTest {
 
   @Test
   void aStoreFailureBeforeTheHandlerRanIsRedeliveredNotDiscarded() {
-    store.failOnce("find");
+    store.failOnce("runWithMarker");
 
     assertThatThrownBy(() -> inbox(5).process("payroll", HIRED, envelope("e-3"), this::count))
         .isInstanceOf(InboxFailureException.class)
-        .hasRootCauseMessage("injected store fault in find");
+        .hasRootCauseMessage("injected store fault in runWithMarker");
     assertThat(handled).hasValue(0);
   }
 

@@ -31,16 +31,21 @@ final class LocalInboxTransactions implements InboxTransactions {
   }
 
   @Override
-  public void runWithMarker(InboxRow marker, Work work) throws Exception {
+  public boolean runWithMarker(InboxRow marker, Work work) throws Exception {
     EntityManager em = database.factory().createEntityManager();
     EntityTransaction tx = em.getTransaction();
     CURRENT.set(em);
     try {
       tx.begin();
-      new JpaInboxQueries(em).insert(marker);
+      JpaInboxQueries queries = new JpaInboxQueries(em);
+      if (queries.find(marker.id()).isPresent()) {
+        return false;
+      }
+      queries.insert(marker);
       work.run();
       em.flush();
       tx.commit();
+      return true;
     } finally {
       CURRENT.remove();
       if (tx.isActive()) {
