@@ -12,12 +12,12 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.spi.MessageJson;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The statements over the rows of one address, or of a message id, that take nothing: lists,
@@ -183,17 +183,7 @@ final class AddressRows {
             bind(select, now, hash(address));
             try (ResultSet result = select.executeQuery()) {
               while (result.next()) {
-                String state = result.getString(1);
-                long count = result.getLong(2);
-                counts[4] = Math.max(counts[4], result.getLong(3));
-                if (READY.equals(state)) {
-                  counts[0] = count;
-                } else if (LEASED.equals(state)) {
-                  counts[1] = count;
-                  counts[3] = result.getLong(4);
-                } else if (PARKED.equals(state)) {
-                  counts[2] = count;
-                }
+                add(counts, result.getString(1), result, 2);
               }
             }
             return null;
@@ -202,21 +192,50 @@ final class AddressRows {
     return new Counts(counts[0], counts[1], counts[2], counts[3], counts[4]);
   }
 
-  /** Every address with a row. */
-  Set<MailAddress> addresses() {
-    Set<MailAddress> addresses = new TreeSet<>();
+  /**
+   * The counts of every address with a row, in one pass over the table (a snapshot of 10,000
+   * addresses asked one query per address before: docs/benchmarks.md, "Scale of status").
+   */
+  Map<MailAddress, Counts> allCounts(long now) {
+    Map<String, long[]> byAddress = new HashMap<>();
     db.run(
         c -> {
           try (PreparedStatement select =
-                  c.prepareStatement("SELECT DISTINCT ADDRESS FROM MBX_QUEUE");
-              ResultSet result = select.executeQuery()) {
-            while (result.next()) {
-              addresses.add(MailAddress.parse(result.getString(1)));
+              c.prepareStatement(
+                  "SELECT ADDRESS, STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ?"
+                      + " THEN 1 ELSE 0 END) FROM MBX_QUEUE GROUP BY ADDRESS, STATE")) {
+            bind(select, now);
+            try (ResultSet result = select.executeQuery()) {
+              while (result.next()) {
+                long[] counts = byAddress.computeIfAbsent(result.getString(1), a -> new long[5]);
+                add(counts, result.getString(2), result, 3);
+              }
             }
+            return null;
           }
-          return null;
         });
-    return addresses;
+    Map<MailAddress, Counts> all = new HashMap<>();
+    byAddress.forEach(
+        (address, counts) ->
+            all.put(
+                MailAddress.parse(address),
+                new Counts(counts[0], counts[1], counts[2], counts[3], counts[4])));
+    return all;
+  }
+
+  /** Adds one (state, count, last update, overdue) row, read from column {@code from} on. */
+  private static void add(long[] counts, String state, ResultSet result, int from)
+      throws SQLException {
+    long count = result.getLong(from);
+    counts[4] = Math.max(counts[4], result.getLong(from + 1));
+    if (READY.equals(state)) {
+      counts[0] = count;
+    } else if (LEASED.equals(state)) {
+      counts[1] = count;
+      counts[3] = result.getLong(from + 2);
+    } else if (PARKED.equals(state)) {
+      counts[2] = count;
+    }
   }
 
   /**

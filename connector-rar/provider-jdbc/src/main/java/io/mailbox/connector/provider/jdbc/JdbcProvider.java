@@ -30,12 +30,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -390,11 +387,6 @@ public final class JdbcProvider extends TransportBase
 
   @Override
   public List<AddressStatus> enumerate() {
-    Set<MailAddress> addresses = new TreeSet<>(known.keySet());
-    addresses.addAll(rows.addresses());
-    return addresses.stream()
-        .map(this::status)
-        .sorted(Comparator.comparing(AddressStatus::address))
-        .toList();
+    return status.all(now());
   }
 }

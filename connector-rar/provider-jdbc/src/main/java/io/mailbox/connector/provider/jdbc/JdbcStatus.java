@@ -6,8 +6,12 @@ import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.MailAddress;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What an operator sees of the {@code jdbc:} provider: an address's status from indexed counts of
@@ -33,7 +37,26 @@ final class JdbcStatus {
   }
 
   AddressStatus of(MailAddress address, Instant now) {
-    AddressRows.Counts counts = rows.counts(address, now.toEpochMilli());
+    return of(address, rows.counts(address, now.toEpochMilli()));
+  }
+
+  /**
+   * Every address with a row or seen by this process, sorted, from one query of the table's counts
+   * (plus the process's own figures).
+   */
+  List<AddressStatus> all(Instant now) {
+    Map<MailAddress, AddressRows.Counts> counts = rows.allCounts(now.toEpochMilli());
+    Set<MailAddress> addresses = new TreeSet<>(known.keySet());
+    addresses.addAll(counts.keySet());
+    AddressRows.Counts none = new AddressRows.Counts(0, 0, 0, 0, 0);
+    List<AddressStatus> all = new ArrayList<>(addresses.size());
+    for (MailAddress address : addresses) {
+      all.add(of(address, counts.getOrDefault(address, none)));
+    }
+    return all;
+  }
+
+  private AddressStatus of(MailAddress address, AddressRows.Counts counts) {
     Instant remembered = known.get(address);
     if (!counts.any() && remembered == null) {
       return AddressStatus.unknown(address);

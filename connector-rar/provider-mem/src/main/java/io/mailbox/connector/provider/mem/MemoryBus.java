@@ -1,10 +1,13 @@
 package io.mailbox.connector.provider.mem;
 
 import io.mailbox.connector.api.MailAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * The in-process "server" behind {@code mem:}: its topics (queues, leases, parked records,
@@ -22,6 +25,9 @@ public final class MemoryBus {
   private static final Map<String, MemoryBus> SCOPES = new ConcurrentHashMap<>();
 
   private final Map<MailAddress, MemoryTopic> topics = new ConcurrentHashMap<>();
+  // The same addresses in order, kept as topics are made (rarely: an address's first use), so a
+  // listing needs no sort and the hot look-ups stay on the hash map.
+  private final NavigableSet<MailAddress> ordered = new ConcurrentSkipListSet<>();
 
   private MemoryBus() {}
 
@@ -38,7 +44,16 @@ public final class MemoryBus {
   }
 
   MemoryTopic topic(MailAddress address) {
-    return topics.computeIfAbsent(address, MemoryTopic::new);
+    MemoryTopic existing = topics.get(address);
+    if (existing != null) {
+      return existing;
+    }
+    return topics.computeIfAbsent(
+        address,
+        created -> {
+          ordered.add(created);
+          return new MemoryTopic(created);
+        });
   }
 
   /** The topic if it exists; reads never create one. */
@@ -46,9 +61,16 @@ public final class MemoryBus {
     return Optional.ofNullable(topics.get(address));
   }
 
-  /** Every topic, with its address. */
+  /** Every topic, with its address, in address order. */
   List<Map.Entry<MailAddress, MemoryTopic>> topics() {
-    return List.copyOf(topics.entrySet());
+    List<Map.Entry<MailAddress, MemoryTopic>> all = new ArrayList<>(ordered.size());
+    for (MailAddress address : ordered) {
+      MemoryTopic topic = topics.get(address);
+      if (topic != null) {
+        all.add(Map.entry(address, topic));
+      }
+    }
+    return all;
   }
 
   /** Drops the queued and in-flight messages of one topic; returns how many. */

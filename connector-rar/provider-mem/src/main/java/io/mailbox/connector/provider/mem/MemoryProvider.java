@@ -22,7 +22,6 @@ import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -211,9 +210,8 @@ public final class MemoryProvider extends TransportBase
 
   @Override
   public List<AddressStatus> enumerate() {
-    return bus.topics().stream()
+    return bus.topics().stream() // in address order already
         .map(entry -> statusOf(entry.getKey(), entry.getValue()))
-        .sorted(Comparator.comparing(AddressStatus::address))
         .toList();
   }
 
