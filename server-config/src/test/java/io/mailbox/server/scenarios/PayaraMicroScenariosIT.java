@@ -147,7 +147,7 @@ class PayaraMicroScenariosIT extends DeploymentScenarios {
     return trace.stream().filter(s -> s.kind().equals(kind) && s.name().equals(name)).findFirst();
   }
 
-  private static void stopByPid(Path pidFile) throws Exception {
+  static void stopByPid(Path pidFile) throws Exception {
     if (Files.exists(pidFile)) {
       long pid = Long.parseLong(Files.readString(pidFile).strip());
       ProcessHandle.of(pid)
