@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The consumer inbox's cost on PostgreSQL (issue 21, item 4): the same handler (one business row
@@ -95,17 +94,17 @@ public final class InboxBenchmark {
             duplicateRates[round],
             floorRates[round]);
       }
-      double plainMedian = median(plainRates);
-      double inboxMedian = median(inboxRates);
+      double plainMedian = OutboxBench.median(plainRates);
+      double inboxMedian = OutboxBench.median(inboxRates);
       System.out.printf(
           "median: plain transaction %,.0f/s   through the inbox %,.0f/s   redelivered %,.0f/s%n",
-          plainMedian, inboxMedian, median(duplicateRates));
+          plainMedian, inboxMedian, OutboxBench.median(duplicateRates));
       System.out.printf(
           "ratio inbox / plain (time per message) = %.2f (target <= 1.3)%n",
           plainMedian / inboxMedian);
       System.out.printf(
           "ratio marker written blind / plain = %.2f (the floor of a marker row per message)%n",
-          plainMedian / median(floorRates));
+          plainMedian / OutboxBench.median(floorRates));
     } finally {
       database.close();
     }
@@ -161,7 +160,7 @@ public final class InboxBenchmark {
     long began = System.nanoTime();
     for (String json : envelopes) {
       JsonObject paid = PAID.accept(IntegrationEventEnvelope.parse(json));
-      inTransaction(
+      OutboxBench.inTransaction(
           database,
           em -> {
             writeLedger(em, paid);
@@ -184,23 +183,6 @@ public final class InboxBenchmark {
       }
     }
     return envelopes.size() / ((System.nanoTime() - began) / 1e9);
-  }
-
-  private static <T> T inTransaction(
-      EntityManagerFactory database, Function<EntityManager, T> work) {
-    EntityManager em = database.createEntityManager();
-    EntityTransaction tx = em.getTransaction();
-    try {
-      tx.begin();
-      T result = work.apply(em);
-      tx.commit();
-      return result;
-    } finally {
-      if (tx.isActive()) {
-        tx.rollback();
-      }
-      em.close();
-    }
   }
 
   /**
@@ -228,7 +210,7 @@ public final class InboxBenchmark {
 
     @Override
     public Optional<InboxRow> find(String id) {
-      return inTransaction(database, em -> new JpaInboxQueries(em).find(id));
+      return OutboxBench.inTransaction(database, em -> new JpaInboxQueries(em).find(id));
     }
 
     @Override
@@ -258,40 +240,36 @@ public final class InboxBenchmark {
 
     @Override
     public int recordFailure(InboxRow counter, String error) {
-      return inTransaction(
+      return OutboxBench.inTransaction(
           database,
           em -> new JpaInboxQueries(em).recordFailure(counter, error, System.currentTimeMillis()));
     }
 
     @Override
     public boolean park(InboxRow parked) {
-      return inTransaction(database, em -> new JpaInboxQueries(em).park(parked));
+      return OutboxBench.inTransaction(database, em -> new JpaInboxQueries(em).park(parked));
     }
 
     @Override
     public List<InboxRow> parked(int limit) {
-      return inTransaction(database, em -> new JpaInboxQueries(em).parked(limit));
+      return OutboxBench.inTransaction(database, em -> new JpaInboxQueries(em).parked(limit));
     }
 
     @Override
     public InboxRelease release(String id, boolean retry, long now) {
-      return inTransaction(database, em -> new JpaInboxQueries(em).release(id, retry, now));
+      return OutboxBench.inTransaction(
+          database, em -> new JpaInboxQueries(em).release(id, retry, now));
     }
 
     @Override
     public int purge(long before, int limit) {
-      return inTransaction(database, em -> new JpaInboxQueries(em).purge(before, limit));
+      return OutboxBench.inTransaction(
+          database, em -> new JpaInboxQueries(em).purge(before, limit));
     }
 
     @Override
     public long count(InboxStatus status) {
-      return inTransaction(database, em -> new JpaInboxQueries(em).count(status));
+      return OutboxBench.inTransaction(database, em -> new JpaInboxQueries(em).count(status));
     }
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 }

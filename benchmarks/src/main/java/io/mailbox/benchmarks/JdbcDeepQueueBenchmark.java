@@ -77,7 +77,7 @@ public final class JdbcDeepQueueBenchmark {
       }
       double[] medians = new double[4];
       for (int i = 0; i < 4; i++) {
-        medians[i] = median(rates[i]);
+        medians[i] = OutboxBench.median(rates[i]);
       }
       System.out.printf(
           "median: shallow post %,.0f/s take %,.0f/s   deep post %,.0f/s take %,.0f/s%n",
@@ -189,11 +189,5 @@ public final class JdbcDeepQueueBenchmark {
         }
       }
     }
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 }

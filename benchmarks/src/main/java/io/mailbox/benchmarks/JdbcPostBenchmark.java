@@ -101,11 +101,11 @@ public final class JdbcPostBenchmark {
             togetherRates[round],
             rawRates[round]);
       }
-      double perPostMedian = median(perPostRates);
-      double groupedMedian = median(groupedRates);
-      double togetherMedian = median(togetherRates);
-      double oneCallerMedian = median(oneCallerRates);
-      double rawMedian = median(rawRates);
+      double perPostMedian = OutboxBench.median(perPostRates);
+      double groupedMedian = OutboxBench.median(groupedRates);
+      double togetherMedian = OutboxBench.median(togetherRates);
+      double oneCallerMedian = OutboxBench.median(oneCallerRates);
+      double rawMedian = OutboxBench.median(rawRates);
       var stats = grouped.status(TARGET).extensions();
       System.out.printf(
           "median: per-post %,.0f/s   one caller per post %,.0f/s   group commit %,.0f/s"
@@ -245,11 +245,5 @@ public final class JdbcPostBenchmark {
         Statement statement = c.createStatement()) {
       statement.execute("DELETE FROM MBX_QUEUE");
     }
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 }

@@ -76,8 +76,8 @@ public final class SnapshotScaleBenchmark {
         fewMillis[round] = timed(few, small);
       }
     }
-    double fewMedian = median(fewMillis);
-    double manyMedian = median(manyMillis);
+    double fewMedian = OutboxBench.median(fewMillis);
+    double manyMedian = OutboxBench.median(manyMillis);
     System.out.printf(
         "%s: snapshot of %,d addresses %.1f ms (%.1f-%.1f), of %,d addresses %.1f ms (%.1f-%.1f);"
             + " ratio %.2f for %.0fx the addresses (target <= 12)%n",
@@ -123,12 +123,6 @@ public final class SnapshotScaleBenchmark {
           "listed " + snapshot.addresses().size() + " addresses, expected " + expected);
     }
     return millis;
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 
   private static double min(double[] values) {

@@ -2,24 +2,16 @@ package io.mailbox.connector.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.PublishOptions;
-import io.mailbox.connector.spi.ExecutorScheduler;
-import io.mailbox.connector.spi.Lease;
-import io.mailbox.connector.spi.Receiver;
-import io.mailbox.connector.spi.TransportBase;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -227,45 +219,14 @@ class PublishOptionsFuzzTest {
   }
 
   /** A transport that only counts what it is handed. */
-  private static final class Counting extends TransportBase {
+  private static final class Counting extends SendOnlyTransport {
     Counting() {
-      super(Clock.systemUTC(), new ExecutorScheduler());
-    }
-
-    @Override
-    public String scheme() {
-      return "count";
+      super("count");
     }
 
     @Override
     public void send(MailAddress topic, MailMessage copy) {
       SENT.incrementAndGet();
-    }
-
-    @Override
-    public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
-      return () -> {};
-    }
-
-    @Override
-    public List<MailMessage> takeQueued(
-        MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
-      return new ArrayList<>();
-    }
-
-    @Override
-    public boolean requeue(MailAddress address, MailMessage copy) {
-      return false;
-    }
-
-    @Override
-    public AddressStatus status(MailAddress address) {
-      return AddressStatus.unknown(address);
-    }
-
-    @Override
-    public long clearBacklog() {
-      return 0;
     }
   }
 }

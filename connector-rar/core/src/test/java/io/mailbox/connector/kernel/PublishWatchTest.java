@@ -3,22 +3,14 @@ package io.mailbox.connector.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.AddressTraffic;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.spi.ExecutorScheduler;
-import io.mailbox.connector.spi.Lease;
-import io.mailbox.connector.spi.Receiver;
-import io.mailbox.connector.spi.TransportBase;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -99,14 +91,9 @@ class PublishWatchTest {
   }
 
   /** A transport whose sends wait until the test lets them answer (a broker that hangs). */
-  private final class Hanging extends TransportBase {
+  private final class Hanging extends SendOnlyTransport {
     Hanging() {
-      super(Clock.systemUTC(), new ExecutorScheduler());
-    }
-
-    @Override
-    public String scheme() {
-      return "hang";
+      super("hang");
     }
 
     @Override
@@ -121,32 +108,6 @@ class PublishWatchTest {
         throw failure;
       }
       sent.incrementAndGet();
-    }
-
-    @Override
-    public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
-      return () -> {};
-    }
-
-    @Override
-    public List<MailMessage> takeQueued(
-        MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
-      return new ArrayList<>();
-    }
-
-    @Override
-    public boolean requeue(MailAddress address, MailMessage copy) {
-      return false;
-    }
-
-    @Override
-    public AddressStatus status(MailAddress address) {
-      return AddressStatus.unknown(address);
-    }
-
-    @Override
-    public long clearBacklog() {
-      return 0;
     }
   }
 }
