@@ -1,5 +1,6 @@
 package io.mailbox.tracing;
 
+import io.mailbox.connector.api.TraceHeaders;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
@@ -14,6 +15,8 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * {@link MessageTracing} on the application's OpenTelemetry (MicroProfile Telemetry). Spans follow
@@ -25,6 +28,7 @@ import java.util.TreeMap;
  */
 final class OpenTelemetryTracing implements MessageTracing {
   static final String INSTRUMENTATION = "io.mailbox";
+  private static final Logger LOG = Logger.getLogger(OpenTelemetryTracing.class.getName());
 
   private static final TextMapPropagator W3C = W3CTraceContextPropagator.getInstance();
 
@@ -104,7 +108,13 @@ final class OpenTelemetryTracing implements MessageTracing {
     }
     Map<String, String> headers = new TreeMap<>();
     W3C.inject(context, headers, (carrier, name, value) -> carrier.put(name, value));
-    return Map.copyOf(headers);
+    // OpenTelemetry keeps a caller's tracestate it would not write itself (longer than 512
+    // characters, say): one a post refuses. Tracing never costs a message: such a header is left
+    // out, and without a well-formed traceparent there is no trace to continue.
+    headers
+        .entrySet()
+        .removeIf(header -> !TraceHeaders.isWellFormed(header.getKey(), header.getValue()));
+    return headers.containsKey(TraceHeaders.TRACEPARENT) ? Map.copyOf(headers) : Map.of();
   }
 
   private record OpenSpan(Span span, Context context) implements TracedSpan {
@@ -121,11 +131,16 @@ final class OpenTelemetryTracing implements MessageTracing {
 
     @Override
     public void end(String outcome, Throwable failure) {
-      span.setAttribute("mailbox.outcome", outcome);
-      if (failure != null) {
-        span.setStatus(StatusCode.ERROR, failure.getClass().getName());
+      try {
+        span.setAttribute("mailbox.outcome", outcome);
+        if (failure != null) {
+          span.setStatus(StatusCode.ERROR, failure.getClass().getName());
+        }
+        span.end();
+      } catch (RuntimeException e) {
+        // A tracer's fault must never stop a settlement or a publish that follows the span.
+        LOG.log(Level.FINE, "Could not end a span", e);
       }
-      span.end();
     }
 
     @Override

@@ -115,6 +115,20 @@ class OpenTelemetryTracingTest {
   }
 
   @Test
+  void aTracestateAPostWouldRefuseIsLeftOutTheTraceGoesOn() {
+    String parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    Map<String, String> incoming =
+        Map.of(
+            "traceparent", parent, "tracestate", "a=" + "x".repeat(250) + ",b=" + "y".repeat(300));
+    TracedSpan process = tracing.startProcess("mem://a@b/c", "m-1", incoming);
+    Map<String, String> sent = process.headers();
+    process.end("handled", null);
+
+    assertThat(sent).containsOnlyKeys("traceparent");
+    assertThat(sent.get("traceparent")).contains("4bf92f3577b34da6a3ce929d0e0e4736");
+  }
+
+  @Test
   void outsideAContainerTheLookupAnswersNoTracingWithoutFailing() {
     assertThat(MessageTracing.lookup()).isSameAs(MessageTracing.NONE);
   }

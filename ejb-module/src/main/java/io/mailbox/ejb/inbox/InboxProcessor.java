@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
 /**
@@ -133,16 +134,23 @@ public final class InboxProcessor {
         throw new InboxFailureException(consumer, topic, storeFailure);
       }
     }
+    // Whether the handler was reached: a failure before it (the store, the marker's insert) is "not
+    // now" and counts no attempt.
+    AtomicBoolean handlerReached = new AtomicBoolean();
     try {
       // The marker is looked for in the handler's own transaction (one transaction per first
       // delivery): there, a redelivery is a duplicate and nothing runs.
       return transactions.runWithMarker(
-              marker, () -> handler.handle(definition.accept(envelope), envelope))
+              marker,
+              () -> {
+                handlerReached.set(true);
+                handler.handle(definition.accept(envelope), envelope);
+              })
           ? InboxOutcome.PROCESSED
           : InboxOutcome.DUPLICATE;
     } catch (Exception failure) {
       try {
-        return settleFailure(marker, envelopeJson, failure);
+        return settleFailure(marker, envelopeJson, failure, handlerReached.get());
       } catch (InboxFailureException redeliver) {
         throw redeliver;
       } catch (RuntimeException storeFailure) {
@@ -161,14 +169,16 @@ public final class InboxProcessor {
    * @throws InboxFailureException redeliver
    * @throws RuntimeException the store failed
    */
-  private InboxOutcome settleFailure(InboxRow marker, String envelopeJson, Exception failure) {
+  private InboxOutcome settleFailure(
+      InboxRow marker, String envelopeJson, Exception failure, boolean handlerReached) {
     if (transactions.find(marker.id()).isPresent()) {
       return InboxOutcome.DUPLICATE; // another delivery committed the marker first
     }
-    if (HandlerNotReady.is(failure)) {
-      // The container refused the call (starting, or stopping: "Attempt to invoke when container
-      // is in STOPPED"): the handler never ran, so it is "not now" and counts no attempt — five
-      // graceful restarts must not park a healthy delivery.
+    if (!handlerReached || HandlerNotReady.is(failure)) {
+      // The handler never ran (the store failed before it: the look-up or the marker's insert),
+      // or the container refused the call (starting, or stopping: "Attempt to invoke when
+      // container is in STOPPED"): it is "not now" and counts no attempt — five graceful restarts
+      // or store hiccups must not park a healthy delivery.
       throw new InboxFailureException(marker.consumer(), marker.topic(), failure);
     }
     String error = bounded(failure);

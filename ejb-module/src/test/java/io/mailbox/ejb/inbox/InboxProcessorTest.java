@@ -102,13 +102,17 @@ class InboxProcessorTest {
   }
 
   @Test
-  void aStoreFailureBeforeTheHandlerRanIsRedeliveredNotDiscarded() {
+  void aStoreFailureBeforeTheHandlerRanIsRedeliveredNotDiscardedAndCountsNoAttempt() {
     store.failOnce("runWithMarker");
 
-    assertThatThrownBy(() -> inbox(5).process("payroll", HIRED, envelope("e-3"), this::count))
+    // One attempt allowed: were the store's failure counted, this delivery would be parked.
+    assertThatThrownBy(() -> inbox(1).process("payroll", HIRED, envelope("e-3"), this::count))
         .isInstanceOf(InboxFailureException.class)
         .hasRootCauseMessage("injected store fault in runWithMarker");
     assertThat(handled).hasValue(0);
+    assertThat(inbox(1).process("payroll", HIRED, envelope("e-3"), this::count))
+        .as("redelivered, it is processed, not parked")
+        .isEqualTo(InboxOutcome.PROCESSED);
   }
 
   @Test

@@ -50,13 +50,19 @@ public final class TraceHeaders {
     if (value.length() > MAX_TRACESTATE_CHARS) {
       return false;
     }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if ((c < 0x20 && c != '\t') || c > 0x7e) {
+        return false; // printable ASCII and the W3C's optional whitespace only: no line breaks
+      }
+    }
     String[] members = value.split(",", -1);
     if (members.length > MAX_TRACESTATE_MEMBERS) {
       return false;
     }
     boolean anyMember = false;
     for (String member : members) {
-      String trimmed = member.strip();
+      String trimmed = trimSpacesAndTabs(member);
       // W3C allows empty list members (",,"), but not a header of nothing but them.
       if (!trimmed.isEmpty()) {
         if (!MEMBER.matcher(trimmed).matches()) {
@@ -66,5 +72,18 @@ public final class TraceHeaders {
       }
     }
     return anyMember;
+  }
+
+  /** W3C's optional whitespace around a list member: spaces and tabs, nothing else. */
+  private static String trimSpacesAndTabs(String text) {
+    int from = 0;
+    int to = text.length();
+    while (from < to && (text.charAt(from) == ' ' || text.charAt(from) == '\t')) {
+      from++;
+    }
+    while (to > from && (text.charAt(to - 1) == ' ' || text.charAt(to - 1) == '\t')) {
+      to--;
+    }
+    return text.substring(from, to);
   }
 }

@@ -165,10 +165,6 @@ public final class MailboxProvider {
   }
 
   /**
-   * The watchdog per delivery attempt; {@link Duration#ZERO} switches it off (you own stuck
-   * callbacks).
-   */
-  /**
    * The publish bound of a transport that does not bound its own ({@link PublishWatch}); zero:
    * none. A transport that does ({@code spi.BoundsItsPublish}) keeps its own setting.
    */
@@ -176,6 +172,10 @@ public final class MailboxProvider {
     sender.setPublishTimeout(timeout);
   }
 
+  /**
+   * The watchdog per delivery attempt; {@link Duration#ZERO} switches it off (you own stuck
+   * callbacks).
+   */
   public void setDeliverySettleTimeout(Duration timeout) {
     if (timeout == null || timeout.isNegative()) {
       throw new MailboxException(

@@ -23,6 +23,11 @@ final class PostSender {
 
   /** See {@link MailboxProvider#setPublishTimeout}. */
   void setPublishTimeout(Duration timeout) {
+    if (timeout == null || timeout.isNegative()) {
+      throw new io.mailbox.connector.api.MailboxException(
+          io.mailbox.connector.api.ErrorCode.INVALID_POLICY,
+          "The publish timeout must be zero (none) or positive.");
+    }
     if (watch != null) {
       watch.setBound(timeout);
     }

@@ -7,8 +7,8 @@ import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.PublishBound;
 import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +28,9 @@ final class PublishWatch {
   static final Duration DEFAULT_BOUND = Duration.ofSeconds(15);
   static final String SETTING = "publishTimeoutMillis";
 
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(PublishWatch.class.getName());
+
   private final ThreadPoolExecutor threads;
   private volatile Duration bound = DEFAULT_BOUND;
 
@@ -44,6 +47,9 @@ final class PublishWatch {
               Thread thread =
                   new Thread(task, "mailbox-publish-" + scheme + "-" + count.incrementAndGet());
               thread.setDaemon(true);
+              // The adapter's loader, never the caller's: a thread held by a hung send must not
+              // keep an undeployed application's classes.
+              thread.setContextClassLoader(PublishWatch.class.getClassLoader());
               return thread;
             });
   }
@@ -55,15 +61,15 @@ final class PublishWatch {
 
   /** The bound; zero waits without one. */
   void setBound(Duration bound) {
-    this.bound = bound;
+    this.bound = bound; // checked by PostSender
   }
 
   /** Runs {@code send} (of a post to {@code address}) within the bound. */
   void send(MailAddress address, Runnable send) {
     Duration limit = bound;
-    Future<?> sending;
+    CompletableFuture<Void> sending;
     try {
-      sending = threads.submit(send);
+      sending = CompletableFuture.runAsync(send, threads);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       throw new MailboxException(
           ErrorCode.PUBLISH_TIMEOUT,
@@ -83,12 +89,14 @@ final class PublishWatch {
         sending.get(limit.toNanos(), TimeUnit.NANOSECONDS);
       }
     } catch (TimeoutException e) {
+      reportLateFailure(address, sending);
       throw PublishBound.exceeded(address, limit, SETTING, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new MailboxException(
           ErrorCode.PUBLISH_TIMEOUT, "The post to " + address + " was interrupted.", e);
     } catch (ExecutionException e) {
+      // Rethrown as the transport threw it (its stack is the watch thread's).
       // The transport's own failure, as if it had been thrown on the caller's thread.
       if (e.getCause() instanceof RuntimeException failure) {
         throw failure;
@@ -98,5 +106,24 @@ final class PublishWatch {
       }
       throw new IllegalStateException(e.getCause());
     }
+  }
+
+  /**
+   * The caller was told the post may still arrive; when the send then fails, it did not: said once,
+   * the address and the failure's class only (no payload).
+   */
+  private static void reportLateFailure(MailAddress address, CompletableFuture<Void> sending) {
+    sending.whenComplete(
+        (done, failure) -> {
+          if (failure != null) {
+            Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+            LOG.warning(
+                () ->
+                    "A post to "
+                        + address
+                        + " that timed out failed afterwards: "
+                        + cause.getClass().getName());
+          }
+        });
   }
 }

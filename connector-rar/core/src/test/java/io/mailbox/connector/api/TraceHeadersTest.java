@@ -20,6 +20,7 @@ class TraceHeadersTest {
         .isTrue();
     assertThat(TraceHeaders.isWellFormed("tracestate", "fw529a3039@dt=ZmZ")).isTrue();
     assertThat(TraceHeaders.isWellFormed("tracestate", "a=1,,b=2")).as("empty members").isTrue();
+    assertThat(TraceHeaders.isWellFormed("tracestate", "a=1 ,\tb=2")).as("spaces, tabs").isTrue();
   }
 
   @ParameterizedTest
@@ -39,7 +40,21 @@ class TraceHeadersTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", " ", "rojo", "Rojo=1", "rojo=a,b", "rojo=1=2", "rojo=\u0001", ","})
+  @ValueSource(
+      strings = {
+        "",
+        " ",
+        "rojo",
+        "Rojo=1",
+        "rojo=a,b",
+        "rojo=1=2",
+        "rojo=\u0001",
+        ",",
+        "rojo=1\r\n,\r\nx=2",
+        "\u2028a=b",
+        "a=b\u0085",
+        "a=é"
+      })
   void aMalformedTracestateIsNot(String value) {
     assertThat(TraceHeaders.isWellFormed("tracestate", value)).isFalse();
   }

@@ -142,8 +142,12 @@ class PublishOptionsFuzzTest {
     if (value.length() > 512 || value.isBlank() || value.split(",", -1).length > 32) {
       return false;
     }
+    if (!value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c <= 0x7e))) {
+      return false;
+    }
+    boolean anyMember = false;
     for (String member : value.split(",", -1)) {
-      String item = member.strip();
+      String item = member.replaceAll("^[ \t]+|[ \t]+$", "");
       int equals = item.indexOf('=');
       if (item.isEmpty()) {
         continue;
@@ -163,8 +167,9 @@ class PublishOptionsFuzzTest {
       if (!(simpleKey || tenantKey) || !goodValue) {
         return false;
       }
+      anyMember = true;
     }
-    return true;
+    return anyMember;
   }
 
   private static int bytes(String text) {

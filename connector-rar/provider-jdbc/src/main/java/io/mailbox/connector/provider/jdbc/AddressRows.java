@@ -214,12 +214,20 @@ final class AddressRows {
             return null;
           }
         });
+    // Two stored spellings of one address (written before its canonical form) add up.
     Map<MailAddress, Counts> all = new HashMap<>();
     byAddress.forEach(
-        (address, counts) ->
-            all.put(
+        (address, c) ->
+            all.merge(
                 MailAddress.parse(address),
-                new Counts(counts[0], counts[1], counts[2], counts[3], counts[4])));
+                new Counts(c[0], c[1], c[2], c[3], c[4]),
+                (a, b) ->
+                    new Counts(
+                        a.ready() + b.ready(),
+                        a.leased() + b.leased(),
+                        a.parked() + b.parked(),
+                        a.overdue() + b.overdue(),
+                        Math.max(a.lastUpdate(), b.lastUpdate()))));
     return all;
   }
 

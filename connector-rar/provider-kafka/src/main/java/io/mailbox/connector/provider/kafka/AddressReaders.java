@@ -25,9 +25,6 @@ final class AddressReaders {
     /** The topic of {@code address}, known to exist, its group started. */
     String prepare(MailAddress address);
 
-    /** The group that reads {@code address} here. */
-    String groupOf(MailAddress address);
-
     boolean hasReceivers(MailAddress address);
 
     /** One record to the subscribers present (on the reader's dispatch thread). */
@@ -41,13 +38,15 @@ final class AddressReaders {
   }
 
   private final KafkaSettings settings;
+  private final TopicNames names;
   private final Host host;
   private final AtomicLong droppedHeaders;
   private final Map<MailAddress, AddressReader> readers = new ConcurrentHashMap<>();
   private volatile Duration idleBound = Duration.ofSeconds(30);
 
-  AddressReaders(KafkaSettings settings, Host host, AtomicLong droppedHeaders) {
+  AddressReaders(KafkaSettings settings, TopicNames names, Host host, AtomicLong droppedHeaders) {
     this.settings = settings;
+    this.names = names;
     this.host = host;
     this.droppedHeaders = droppedHeaders;
   }
@@ -68,7 +67,7 @@ final class AddressReaders {
   }
 
   private AddressReader start(MailAddress address, String topic) {
-    String group = host.groupOf(address);
+    String group = names.groupOf(address, settings.defaultGroup());
     Function<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>, MailMessage> read =
         record -> KafkaRecords.readCounting(address, record, droppedHeaders);
     AddressReader reader =

@@ -6,6 +6,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.kernel.RequestReply;
 import io.mailbox.connector.spi.Backoff;
 import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
@@ -77,7 +78,7 @@ public final class KafkaProvider extends TransportBase
     super(clock, scheduler);
     this.settings = settings;
     this.names = new TopicNames(settings.topicPrefix());
-    this.readers = new AddressReaders(settings, new ReaderHost(), droppedHeaders);
+    this.readers = new AddressReaders(settings, names, new ReaderHost(), droppedHeaders);
     this.leased = new LeasedRecords(readers::get, this::now, this::after);
     this.sweeper =
         new PeriodicTask(
@@ -135,7 +136,7 @@ public final class KafkaProvider extends TransportBase
   private void publish(List<MailAddress> addresses, List<MailMessage> copies) {
     List<String> topics = new ArrayList<>(copies.size());
     for (MailAddress address : addresses) {
-      topics.add(prepare(address));
+      topics.add(RequestReply.isSharedInbox(address) ? names.topic(address) : prepare(address));
     }
     publisher.publishAll(addresses, topics, copies);
     Instant now = now();
@@ -238,11 +239,6 @@ public final class KafkaProvider extends TransportBase
     @Override
     public String prepare(MailAddress address) {
       return KafkaProvider.this.prepare(address);
-    }
-
-    @Override
-    public String groupOf(MailAddress address) {
-      return names.groupOf(address, settings.defaultGroup());
     }
 
     @Override

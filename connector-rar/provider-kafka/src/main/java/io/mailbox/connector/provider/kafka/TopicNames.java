@@ -96,7 +96,8 @@ final class TopicNames {
   /**
    * The group that reads {@code address} here: the derived one; for the shared reply inbox ({@link
    * RequestReply#SHARED_INBOX}) one of this provider instance's own, so that every instance reads
-   * every reply (each keeps those it waits for).
+   * every reply (each keeps those it waits for). A reply posted there starts no group (the
+   * requesters made the topic and theirs): {@code KafkaProvider.publish}.
    */
   String groupOf(MailAddress address, String defaultGroup) {
     String derived = derivedGroup(defaultGroup, topic(address));
