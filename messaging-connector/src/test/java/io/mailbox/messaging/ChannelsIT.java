@@ -39,6 +39,7 @@ class ChannelsIT {
         .addClasses(ChannelBeans.class)
         .addClasses(ChannelBeans.class.getDeclaredClasses())
         .addAsLibraries(new File(System.getProperty("mailbox.connectorJar")))
+        .addAsLibraries(new File(System.getProperty("mailbox.tracingJar")))
         .addAsLibraries(smallRyeReactiveMessaging())
         .addAsResource(
             "channels/microprofile-config.properties", "META-INF/microprofile-config.properties")
