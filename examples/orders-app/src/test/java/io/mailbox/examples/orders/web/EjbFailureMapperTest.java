@@ -33,6 +33,21 @@ class EjbFailureMapperTest {
   }
 
   @Test
+  void thePoolsOwnRaceWhileFailingItsConnectionsIsTransient() {
+    IllegalStateException race = new IllegalStateException("Task already scheduled or cancelled");
+    race.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement("java.util.Timer", "sched", "Timer.java", 413),
+          new StackTraceElement(
+              "com.sun.enterprise.resource.pool.ConnectionPool",
+              "scheduleResizerTask",
+              "ConnectionPool.java",
+              271)
+        });
+    assertThat(EjbFailureMapper.databaseUnreachable(new EJBException(race))).isTrue();
+  }
+
+  @Test
   void aConstraintViolationOrAnyOtherFailureIsNot() {
     assertThat(
             EjbFailureMapper.databaseUnreachable(
