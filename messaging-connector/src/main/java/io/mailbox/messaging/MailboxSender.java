@@ -104,12 +104,7 @@ final class MailboxSender {
   private void post(MailMessage letter) {
     TracedSpan span =
         MessageTracing.lookup().startPublish(settings.address().toString(), letter.id(), null);
-    MailMessage traced = letter;
-    if (!span.headers().isEmpty()) {
-      MailMessage.Builder withTrace = letter.toBuilder();
-      span.headers().forEach(withTrace::header);
-      traced = withTrace.build();
-    }
+    MailMessage traced = span.carriedBy(letter);
     try (MailboxConnection connection = connections.get().getConnection()) {
       connection.post(traced);
     } catch (RuntimeException e) {

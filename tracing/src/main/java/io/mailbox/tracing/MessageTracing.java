@@ -1,5 +1,6 @@
 package io.mailbox.tracing;
 
+import io.mailbox.connector.api.MailMessage;
 import java.util.Map;
 
 /**
@@ -83,6 +84,20 @@ public interface MessageTracing {
 
     /** The trace headers a message sent under this span carries (its context); empty: none. */
     Map<String, String> headers();
+
+    /**
+     * {@code message} carrying this span's trace headers; the message itself when there are none
+     * (no trace, or no tracer here), so a context it already carries travels as it is.
+     */
+    default MailMessage carriedBy(MailMessage message) {
+      Map<String, String> headers = headers();
+      if (headers.isEmpty()) {
+        return message;
+      }
+      MailMessage.Builder traced = message.toBuilder();
+      headers.forEach(traced::header);
+      return traced.build();
+    }
 
     /** Makes this span the calling thread's current one until the scope is closed. */
     Scope makeCurrent();

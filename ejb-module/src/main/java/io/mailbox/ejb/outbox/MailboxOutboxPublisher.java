@@ -43,7 +43,7 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
       MailMessage message = row.toMessage();
       TracedSpan span = tracing.startPublish(message.to().toString(), row.id(), message.headers());
       spans.add(span);
-      messages.add(withTrace(message, span));
+      messages.add(span.carriedBy(message));
     }
     RuntimeException failure = null;
     try (MailboxConnection connection = connections.getConnection()) {
@@ -55,14 +55,5 @@ final class MailboxOutboxPublisher implements OutboxPublisher {
       span.end(failure == null ? "published" : "failed", failure);
     }
     return Collections.nCopies(rows.size(), failure);
-  }
-
-  private static MailMessage withTrace(MailMessage message, TracedSpan span) {
-    if (span.headers().isEmpty()) {
-      return message; // no trace, or no tracer here: the row's stored context travels as it is
-    }
-    MailMessage.Builder traced = message.toBuilder();
-    span.headers().forEach(traced::header);
-    return traced.build();
   }
 }

@@ -1,5 +1,6 @@
 package io.mailbox.connector.jca;
 
+import io.mailbox.connector.spi.PublishBound;
 import java.beans.IntrospectionException;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
@@ -42,7 +43,7 @@ public abstract class AdapterProperties extends BrokerProperties {
   private Long defaultAckTimeoutMillis = 30_000L;
   private Long leaseSweepIntervalMillis = 5_000L;
   private Long deliverySettleTimeoutMillis = 30_000L;
-  private Long publishTimeoutMillis = 15_000L;
+  private Long publishTimeoutMillis = PublishBound.DEFAULT.toMillis();
 
   /**
    * The configured text of a property, by name: a bean property of this class, else a key of {@code

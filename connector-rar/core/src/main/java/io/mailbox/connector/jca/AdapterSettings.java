@@ -7,6 +7,7 @@ import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.kernel.RetryPolicy;
 import io.mailbox.connector.spi.ProviderFactory;
 import io.mailbox.connector.spi.ProviderSettings;
+import io.mailbox.connector.spi.PublishBound;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.Setting;
 import java.nio.file.Files;
@@ -86,7 +87,7 @@ record AdapterSettings(
               "Watchdog per subscriber delivery attempt; 0 = off."),
           Setting.millis(
               "publishTimeoutMillis",
-              15_000,
+              PublishBound.DEFAULT.toMillis(),
               "Publish bound of a provider that has none of its own (each shipped provider has its"
                   + " own setting); 0 = none."));
 

@@ -25,14 +25,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class PublishWatch {
   static final int MAX_WAITING = 64;
-  static final Duration DEFAULT_BOUND = Duration.ofSeconds(15);
   static final String SETTING = "publishTimeoutMillis";
 
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(PublishWatch.class.getName());
 
   private final ThreadPoolExecutor threads;
-  private volatile Duration bound = DEFAULT_BOUND;
+  private volatile Duration bound = PublishBound.DEFAULT;
 
   private PublishWatch(String scheme) {
     AtomicInteger count = new AtomicInteger();

@@ -11,6 +11,9 @@ import java.time.Duration;
  * address, the bound and its setting, and saying that the message may still arrive.
  */
 public final class PublishBound {
+  /** The bound every publish has unless configured otherwise, the adapter's and each provider's. */
+  public static final Duration DEFAULT = Duration.ofSeconds(15);
+
   private PublishBound() {}
 
   /**

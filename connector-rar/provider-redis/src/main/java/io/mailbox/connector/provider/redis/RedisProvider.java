@@ -352,7 +352,7 @@ public final class RedisProvider extends TransportBase
   @Override
   public long clearBacklog() {
     long dropped = 0;
-    for (MailAddress address : known()) {
+    for (MailAddress address : usedHere()) {
       String key = keys.stream(address);
       dropped += views.delete(key);
       groups.forget(key);
@@ -381,17 +381,13 @@ public final class RedisProvider extends TransportBase
   /** The provider's streams in Redis (any server's) and the addresses used here. */
   @Override
   public List<AddressStatus> enumerate() {
-    Set<MailAddress> listed = new TreeSet<>(known());
-    if (link.reachable()) {
-      listed.addAll(views.existing());
-    }
-    return listed.stream().map(this::status).toList();
+    return statuses.listed(usedHere()).stream().map(this::status).toList();
   }
 
-  private Set<MailAddress> known() {
-    Set<MailAddress> known = new TreeSet<>(lastActivity.keySet());
-    known.addAll(readers.addresses());
-    return known;
+  private Set<MailAddress> usedHere() {
+    Set<MailAddress> used = new TreeSet<>(lastActivity.keySet());
+    used.addAll(readers.addresses());
+    return used;
   }
 
   @Override

@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import redis.clients.jedis.resps.StreamGroupInfo;
 
 /**
@@ -42,6 +44,15 @@ final class RedisStatus {
       int subscribers,
       long droppedFields,
       Instant lastActivity) {}
+
+  /** The addresses used here and, while Redis answers, every stream of the provider's there. */
+  Set<MailAddress> listed(Set<MailAddress> usedHere) {
+    Set<MailAddress> listed = new TreeSet<>(usedHere);
+    if (link.reachable()) {
+      listed.addAll(views.existing());
+    }
+    return listed;
+  }
 
   AddressStatus of(MailAddress address, Here here) {
     String key = keys.stream(address);
