@@ -13,7 +13,8 @@ import java.util.function.BooleanSupplier;
  * OutboxPublisher#publishAll} call per provider (the scheme of the row's address), and when such a
  * call fails as a whole for rows of several addresses, one call per address, so an address the
  * provider refuses does not hold back its healthy neighbours. Rows keep their batch order within
- * each call; a batch never holds two rows of one ordering key, so the calls' order does not matter.
+ * each call. Rows of one ordering key in a batch share an address whose transport keeps a call's
+ * order ({@link RelayBatch}), so they are always in one call, and the calls' order does not matter.
  */
 final class DestinationPublish {
 

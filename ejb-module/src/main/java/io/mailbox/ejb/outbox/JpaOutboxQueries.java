@@ -2,6 +2,7 @@ package io.mailbox.ejb.outbox;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,31 +67,121 @@ public final class JpaOutboxQueries implements OutboxStore {
   }
 
   @Override
-  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys, String upTo) {
+  public Map<String, List<String>> openPositions(Set<String> orderingKeys, String upTo, int limit) {
     if (orderingKeys.isEmpty()) {
       return Map.of();
     }
-    Map<String, String> earliest = new HashMap<>();
-    // Bounded by the batch's last position: only rows up to it can be earlier than a batch row, and
-    // the bound keeps a key with a long backlog from costing a scan of it per batch (index
+    Map<String, List<String>> open = new HashMap<>();
+    // Bounded by the batch's last position: only rows up to it can come before a batch row, and the
+    // bound keeps a key with a long backlog from costing a scan of it per batch (index
     // MBX_OUTBOX_KEY: ORDERING_KEY, TENANT_ID, STATUS, POSITION).
     for (Object[] found :
         query(
-                "SELECT r.tenantId, r.orderingKey, MIN(r.position) FROM OutboxRecord r"
+                "SELECT r.tenantId, r.orderingKey, r.position FROM OutboxRecord r"
                     + " WHERE r.orderingKey IN :keys AND r.status IN :open AND r.position <= :upTo"
-                    + " GROUP BY r.tenantId, r.orderingKey",
+                    + " ORDER BY r.position",
                 Object[].class)
             .setParameter("keys", orderingKeys)
             .setParameter("open", List.of(OutboxStatus.PENDING, OutboxStatus.FAILED))
             .setParameter("upTo", upTo)
+            .setMaxResults(limit)
             .getResultList()) {
-      // A null and an empty tenant block each other (OutboxRow.blockingKey): keep the earlier.
-      earliest.merge(
-          OutboxRow.blockingKey((String) found[0], (String) found[1]),
-          (String) found[2],
-          (a, b) -> a.compareTo(b) <= 0 ? a : b);
+      // A null and an empty tenant block each other (OutboxRow.blockingKey): one list for both.
+      open.computeIfAbsent(
+              OutboxRow.blockingKey((String) found[0], (String) found[1]), k -> new ArrayList<>())
+          .add((String) found[2]);
     }
-    return earliest;
+    return open;
+  }
+
+  /**
+   * One statement for the whole batch: each row's version compared and bumped, the lease and the
+   * claimant set. When it changed fewer rows than asked (another relay won some), the rows are read
+   * back in the same transaction to tell which are this claimant's.
+   */
+  @Override
+  public List<Boolean> claimAll(List<Version> expected, long leaseUntil, String claimant) {
+    if (expected.isEmpty()) {
+      return List.of();
+    }
+    VersionMatch match = VersionMatch.of(expected);
+    jakarta.persistence.Query claim =
+        query(
+                "UPDATE OutboxRecord r SET r.claimVersion = r.claimVersion + 1, r.leaseUntil = :lease,"
+                    + " r.sentBy = :claimant WHERE r.status = :pending AND ("
+                    + match.condition()
+                    + ")")
+            .setParameter("lease", leaseUntil)
+            .setParameter("claimant", claimant)
+            .setParameter("pending", OutboxStatus.PENDING);
+    if (match.bind(claim).executeUpdate() == expected.size()) {
+      return java.util.Collections.nCopies(expected.size(), true);
+    }
+    Map<String, Object[]> now = readBack(expected);
+    return expected.stream()
+        .map(
+            row -> {
+              Object[] found = now.get(row.id());
+              return found != null
+                  && found[1] == OutboxStatus.PENDING
+                  && ((Long) found[2]) == row.version() + 1
+                  && ((Long) found[3]) == leaseUntil
+                  && claimant.equals(found[4]);
+            })
+        .toList();
+  }
+
+  /** One statement for the whole batch, read back only when it changed fewer rows than asked. */
+  @Override
+  public List<Boolean> markAllSent(List<Version> held, long now, String sentBy) {
+    if (held.isEmpty()) {
+      return List.of();
+    }
+    VersionMatch match = VersionMatch.of(held);
+    jakarta.persistence.Query mark =
+        query(
+                "UPDATE OutboxRecord r SET r.status = :sent, r.settledAt = :now, r.sentBy = :by,"
+                    + " r.leaseUntil = 0, r.lastError = NULL WHERE r.status = :pending AND ("
+                    + match.condition()
+                    + ")")
+            .setParameter("sent", OutboxStatus.SENT)
+            .setParameter("now", now)
+            .setParameter("by", sentBy)
+            .setParameter("pending", OutboxStatus.PENDING);
+    if (match.bind(mark).executeUpdate() == held.size()) {
+      return java.util.Collections.nCopies(held.size(), true);
+    }
+    Map<String, Object[]> found = readBack(held);
+    return held.stream()
+        .map(
+            row -> {
+              Object[] read = found.get(row.id());
+              // Only the holder of this version could settle it: another relay's claim bumps it.
+              return read != null
+                  && read[1] == OutboxStatus.SENT
+                  && ((Long) read[2]) == row.version()
+                  && sentBy.equals(read[4])
+                  && Long.valueOf(now).equals(read[5]);
+            })
+        .toList();
+  }
+
+  /**
+   * id → {id, status, claimVersion, leaseUntil, sentBy, settledAt} of the rows, as they are now.
+   */
+  private Map<String, Object[]> readBack(List<Version> rows) {
+    Map<String, Object[]> found = new HashMap<>();
+    for (Object[] row :
+        query(
+                "SELECT r.id, r.status, r.claimVersion, r.leaseUntil, r.sentBy, r.settledAt"
+                    + " FROM OutboxRecord r"
+                    + " WHERE r.id IN :ids",
+                Object[].class)
+            .setParameter("ids", rows.stream().map(Version::id).toList())
+            .getResultList()) {
+      found.put((String) row[0], row);
+    }
+    return found;
   }
 
   @Override

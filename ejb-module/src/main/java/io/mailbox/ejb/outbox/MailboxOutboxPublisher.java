@@ -1,5 +1,7 @@
 package io.mailbox.ejb.outbox;
 
+import io.mailbox.connector.api.Capabilities;
+import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
@@ -8,6 +10,8 @@ import io.mailbox.tracing.MessageTracing.TracedSpan;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Publishes a row through the adapter: the message id is the envelope id, so every re-send of a row
@@ -17,9 +21,23 @@ import java.util.List;
  */
 final class MailboxOutboxPublisher implements OutboxPublisher {
   private final MailboxConnectionFactory connections;
+  // Per scheme: what a transport declares never changes while the adapter runs.
+  private final Map<String, Boolean> orderedBatches = new ConcurrentHashMap<>();
 
   MailboxOutboxPublisher(MailboxConnectionFactory connections) {
     this.connections = connections;
+  }
+
+  @Override
+  public boolean keepsOrderWithinCall(String address) {
+    MailAddress parsed = MailAddress.parse(address);
+    return orderedBatches.computeIfAbsent(
+        parsed.scheme(),
+        scheme -> {
+          try (MailboxConnection connection = connections.getConnection()) {
+            return connection.can(Capabilities.ORDERED_BATCH, parsed);
+          }
+        });
   }
 
   @Override

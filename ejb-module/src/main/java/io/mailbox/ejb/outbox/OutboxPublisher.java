@@ -13,10 +13,20 @@ public interface OutboxPublisher {
   void publish(OutboxRow row) throws Exception;
 
   /**
-   * Publishes rows issued together (never two of one ordering key), in order, and returns once the
-   * transport answered for all of them: per row, the exception that failed it, or {@code null}. By
-   * default one {@link #publish} after another; a transport that can confirm many at once overrides
-   * it.
+   * Whether rows for {@code address} published in one {@link #publishAll} call are stored in the
+   * order given, a row only if every earlier one of the call for that address was (the provider's
+   * {@code ordered-batch}): then the relay puts several rows of one ordering key in one call. False
+   * by default: one row per key per call, each call after the previous one's answer.
+   */
+  default boolean keepsOrderWithinCall(String address) {
+    return false;
+  }
+
+  /**
+   * Publishes rows issued together, in order, and returns once the transport answered for all of
+   * them: per row, the exception that failed it, or {@code null}. By default one {@link #publish}
+   * after another; a transport that can confirm many at once overrides it. Rows share an ordering
+   * key only where {@link #keepsOrderWithinCall} said so, and then they share an address.
    */
   default List<Exception> publishAll(List<OutboxRow> rows) {
     List<Exception> failures = new ArrayList<>(rows.size());

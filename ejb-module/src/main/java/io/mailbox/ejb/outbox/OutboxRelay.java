@@ -2,30 +2,32 @@ package io.mailbox.ejb.outbox;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Walks the pending set in laps, keyset-paged on position. Eligible rows are relayed in batches of
- * distinct ordering keys: check the claim version's range, claim (compare-and-set on each row's
- * version, with a lease, in one transaction), validate, fence (is there still time to publish and
- * write the outcome?), publish (one call per provider, see {@link DestinationPublish}), mark sent
- * (one transaction). Plain Java over {@link OutboxStore} and {@link OutboxPublisher}, so its rules
- * are unit-tested without a database.
+ * Walks the pending set in laps, keyset-paged on position. Eligible rows are relayed in batches
+ * ({@link RelayBatch}): check that each key's rows are an unbroken run of its open rows and the
+ * claim version's range, claim (compare-and-set on each row's version, with a lease: one
+ * statement), validate, fence (is there still time to publish and write the outcome?), publish (one
+ * call per provider, see {@link DestinationPublish}), mark sent (one statement). Plain Java over
+ * {@link OutboxStore} and {@link OutboxPublisher}, so its rules are unit-tested without a database.
  *
  * <ul>
  *   <li>A failed row, a row backing off, a row held by another relay, or one whose claim or status
  *       write was lost <b>blocks its ordering key</b> for the rest of the lap: a later row of that
  *       key is never published first. Unkeyed rows never block. A batch's keys are blocked before
- *       it is claimed and unblocked per row marked sent, so a store error mid-batch (which ends the
- *       sweep) leaves them blocked for the rest of the lap. Before each claim the relay also asks
- *       the store for each key's earliest open row: positions are stamped at write and rows become
- *       visible at commit, so the cursor may already have passed a key's earlier rows (or another
- *       relay holds them); such a key is blocked too.
+ *       it is claimed and unblocked once all their rows in it were marked sent, so a store error
+ *       mid-batch (which ends the sweep) leaves them blocked for the rest of the lap. Before each
+ *       claim the relay also asks the store for each key's open rows: positions are stamped at
+ *       write and rows become visible at commit, so the cursor may already have passed a key's
+ *       earlier rows (or another relay holds them); such a key is blocked too, and a batch's rows
+ *       of a key go only up to the first that is not the key's next open row. A row whose earlier
+ *       row of its key did not go is given back unpublished, its claim undone.
  *   <li>A destination's failure delays only its own rows: a batch is published per provider (and,
  *       after a whole-call failure, per address); rows of healthy destinations are marked sent, and
  *       only the failed rows count an attempt and back off.
@@ -41,7 +43,6 @@ import java.util.logging.Logger;
  */
 public final class OutboxRelay {
   private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
-  static final String INVALID_ROW = "invalid-row";
 
   private final OutboxStore store;
   private final RelaySettings settings;
@@ -49,6 +50,8 @@ public final class OutboxRelay {
   private final String relayId;
   private final RelayListener listener;
   private final DestinationPublish destinations;
+  private final OutboxPublisher publisher;
+  private final RowSettlement settlement;
 
   // The lap: where the scan stands and which keys are blocked until it ends. Guarded by "this".
   private String cursor;
@@ -75,13 +78,15 @@ public final class OutboxRelay {
     this.settings = settings;
     this.clock = clock;
     this.relayId = relayId;
+    this.publisher = publisher;
     this.destinations = new DestinationPublish(publisher);
+    this.settlement = new RowSettlement(store, settings, clock, listener);
   }
 
   /**
    * One sweep: at most {@code scanLimit} rows examined and {@code publishLimit} published. Eligible
-   * rows are gathered into batches of distinct ordering keys (at most a page); each batch is
-   * claimed in one transaction, published in one call and marked sent in one transaction.
+   * rows are gathered into batches (at most a page); each batch is claimed in one statement,
+   * published in one call per provider and marked sent in one statement.
    */
   public synchronized SweepResult sweep() {
     long deadline = clock.millis() + settings.sweepDeadline().toMillis();
@@ -97,10 +102,10 @@ public final class OutboxRelay {
         lapEnded = true;
         break;
       }
-      Batch batch = new Batch();
+      RelayBatch batch = new RelayBatch();
       for (OutboxRow row : page) {
         if (tally.scanned >= settings.scanLimit()
-            || tally.published + batch.rows.size() >= settings.publishLimit()) {
+            || tally.published + batch.rows().size() >= settings.publishLimit()) {
           relay(batch, tally);
           break sweep;
         }
@@ -110,14 +115,14 @@ public final class OutboxRelay {
           relay(batch, tally);
           break sweep;
         }
-        String key = row.blockingKey();
-        if (key != null && batch.keys.contains(key)) {
-          // One row per key in a batch: the earlier one must be out before this one may go.
+        if (!batch.admits(row, publisher::keepsOrderWithinCall)) {
+          // The key's earlier row must be out before this one may go.
           relay(batch, tally);
-          batch = new Batch();
+          batch = new RelayBatch();
         }
         tally.scanned++;
         cursor = row.position();
+        String key = row.blockingKey();
         if (key != null && blockedKeys.contains(key)) {
           tally.blocked++;
           continue;
@@ -125,7 +130,12 @@ public final class OutboxRelay {
         if (row.status() == OutboxStatus.FAILED
             || row.availableAt() > now
             || row.leaseUntil() + settings.maxClockSkew().toMillis() > now) {
-          block(key);
+          if (key != null) {
+            blockedKeys.add(key);
+            if (batch.holds(key)) {
+              batch.blockedBehind(key);
+            }
+          }
           tally.blocked++;
           continue;
         }
@@ -154,87 +164,53 @@ public final class OutboxRelay {
     int failed;
     int blocked;
     int overlaps;
-  }
 
-  /** Eligible rows gathered for one claim, one publish call and one status write. */
-  private static final class Batch {
-    final List<OutboxRow> rows = new ArrayList<>();
-    final Set<String> keys = new HashSet<>();
-
-    /** The position of the batch's last row (rows are added in position order). */
-    String lastPosition() {
-      return rows.get(rows.size() - 1).position();
-    }
-
-    Set<String> orderingKeys() {
-      Set<String> orderingKeys = new HashSet<>();
-      for (OutboxRow row : rows) {
-        if (row.orderingKey() != null) {
-          orderingKeys.add(row.orderingKey());
-        }
-      }
-      return orderingKeys;
-    }
-
-    void add(OutboxRow row) {
-      rows.add(row);
-      if (row.blockingKey() != null) {
-        keys.add(row.blockingKey());
+    void count(RowSettlement.Outcome outcome) {
+      switch (outcome) {
+        case RETRY -> retried++;
+        case FAILED -> failed++;
+        case LOST -> overlaps++;
+        case RETURNED -> blocked++;
       }
     }
   }
 
   /**
-   * Checks the claim range, claims, validates, publishes (fenced per call) and settles one batch.
+   * Checks each key's run and the claim range, claims, validates, publishes (fenced per call) and
+   * settles one batch. A key "stops" at its first row that does not go: its later rows in the batch
+   * do not go either, and it stays blocked for the lap.
    */
-  private void relay(Batch batch, Tally tally) {
-    if (batch.rows.isEmpty()) {
+  private void relay(RelayBatch batch, Tally tally) {
+    if (batch.isEmpty()) {
       return;
     }
-    // The cursor is already past these rows, so their keys are blocked FIRST and unblocked only for
-    // a row marked sent: a store or publisher error anywhere below ends the sweep with the keys
-    // still blocked, and no later row of a key can overtake a row whose outcome is unknown.
-    blockedKeys.addAll(batch.keys);
-    Map<String, String> earliestOpen =
-        store.earliestOpenPositions(batch.orderingKeys(), batch.lastPosition());
-    List<OutboxRow> claimable = new ArrayList<>();
-    for (OutboxRow row : batch.rows) {
-      if (hasEarlierOpenRow(row, earliestOpen)) {
-        // The lap cursor passed an earlier row of this key before its transaction committed (a
-        // position is stamped at write, not at commit), or another relay holds it: the key stays
-        // blocked, and the earlier row goes first, from this relay's next lap or another relay.
-        tally.blocked++;
-      } else if (RowValidity.claimVersionInRange(row)) {
-        claimable.add(row);
-      } else {
-        // Checked before the claim: on a real database the claim's version + 1 overflows and
-        // fails the whole claim transaction, which would stall the batch on every sweep.
-        failInvalid(row, row.claimVersion(), "claim version out of range", tally);
-      }
-    }
+    // The cursor is already past these rows, so their keys are blocked FIRST and unblocked only
+    // once their rows were marked sent: a store or publisher error anywhere below ends the sweep
+    // with the keys still blocked, and no later row of a key can overtake a row whose outcome is
+    // unknown.
+    blockedKeys.addAll(batch.keys());
+    Map<String, String> stopped = new HashMap<>();
+    List<OutboxRow> claimable = inOrder(batch, stopped, tally);
     if (claimable.isEmpty()) {
       return;
     }
     long leaseUntil = clock.millis() + settings.claimLease().toMillis();
-    List<Boolean> claims =
-        store.claimAll(
-            claimable.stream()
-                .map(row -> new OutboxStore.Version(row.id(), row.claimVersion()))
-                .toList(),
-            leaseUntil);
+    List<Boolean> claims = claim(claimable, leaseUntil);
     List<OutboxRow> claimed = new ArrayList<>();
     for (int i = 0; i < claimable.size(); i++) {
       OutboxRow row = claimable.get(i);
+      String invalid;
       if (!claims.get(i)) {
+        stop(row, stopped);
         tally.blocked++; // ordinary contention: another relay took it
-        continue;
+      } else if (isStopped(row, stopped)) {
+        tally.count(settlement.returned(row));
+      } else if ((invalid = RowValidity.problem(row, settings.maxEnvelopeBytes())) != null) {
+        stop(row, stopped);
+        tally.count(settlement.invalid(row, row.claimVersion() + 1, invalid));
+      } else {
+        claimed.add(row);
       }
-      String invalid = RowValidity.problem(row, settings.maxEnvelopeBytes());
-      if (invalid != null) {
-        failInvalid(row, row.claimVersion() + 1, invalid, tally);
-        continue;
-      }
-      claimed.add(row);
     }
     if (claimed.isEmpty()) {
       return;
@@ -249,8 +225,12 @@ public final class OutboxRelay {
       OutboxRow row = result.row();
       switch (result.state()) {
         case ACCEPTED -> published.add(row);
-        case FAILED -> count(settlePublishFailure(row, result.failure()), tally);
+        case FAILED -> {
+          stop(row, stopped);
+          tally.count(settlement.publishFailed(row, result.failure()));
+        }
         case FENCED -> {
+          stop(row, stopped);
           LOG.warning(
               () ->
                   "Outbox relay "
@@ -263,24 +243,100 @@ public final class OutboxRelay {
         }
       }
     }
+    markSent(published, stopped, tally);
+    for (String key : batch.keys()) {
+      if (!stopped.containsKey(key) && !batch.isBlockedBehind(key)) {
+        blockedKeys.remove(key); // all out: the key's next row may go in this lap
+      }
+    }
+  }
+
+  /**
+   * The batch's rows that may be claimed: unkeyed rows, and each key's rows while they are its next
+   * open rows in order (an earlier open row not in the batch, committed behind the cursor or held
+   * by another relay, stops the key), with a claim version below the top of its range (checked
+   * before the claim: on a real database the claim's version + 1 would overflow and fail the whole
+   * claim statement, stalling the batch on every sweep).
+   */
+  private List<OutboxRow> inOrder(RelayBatch batch, Map<String, String> stopped, Tally tally) {
+    int limit = batch.rows().size() + OPEN_POSITIONS_SLACK;
+    Map<String, List<String>> open =
+        store.openPositions(batch.orderingKeys(), batch.lastPosition(), limit);
+    // A cut answer covers positions up to its highest only; rows past it are not vouched for.
+    String vouchedUpTo = null;
+    if (open.values().stream().mapToInt(List::size).sum() >= limit) {
+      vouchedUpTo =
+          open.values().stream().map(p -> p.get(p.size() - 1)).max(String::compareTo).orElse("");
+    }
+    Map<String, Integer> taken = new HashMap<>();
+    List<OutboxRow> claimable = new ArrayList<>();
+    for (OutboxRow row : batch.rows()) {
+      String key = row.blockingKey();
+      if (key != null) {
+        List<String> positions = open.getOrDefault(key, List.of());
+        int next = taken.merge(key, 1, Integer::sum) - 1;
+        boolean isNext =
+            !isStopped(row, stopped)
+                && next < positions.size()
+                && positions.get(next).equals(row.position())
+                && (vouchedUpTo == null || row.position().compareTo(vouchedUpTo) <= 0);
+        if (!isNext) {
+          stop(row, stopped);
+          tally.blocked++;
+          continue;
+        }
+      }
+      if (RowValidity.claimVersionInRange(row)) {
+        claimable.add(row);
+      } else {
+        stop(row, stopped);
+        tally.count(settlement.invalid(row, row.claimVersion(), "claim version out of range"));
+      }
+    }
+    return claimable;
+  }
+
+  /** Claims the rows in one statement; one the database undid (a conflict) claimed none. */
+  private List<Boolean> claim(List<OutboxRow> rows, long leaseUntil) {
+    try {
+      return store.claimAll(
+          rows.stream().map(row -> new OutboxStore.Version(row.id(), row.claimVersion())).toList(),
+          leaseUntil,
+          relayId);
+    } catch (RuntimeException e) {
+      if (!StoreConflict.is(e)) {
+        throw e;
+      }
+      listener.overlap("store-conflict");
+      return java.util.Collections.nCopies(rows.size(), false);
+    }
+  }
+
+  /** How many more open positions than batch rows are read: late commits of the batch's keys. */
+  private static final int OPEN_POSITIONS_SLACK = 1_000;
+
+  /**
+   * Marked SENT only after the provider accepted them: a crash in between re-sends, never loses.
+   */
+  private void markSent(List<OutboxRow> published, Map<String, String> stopped, Tally tally) {
     if (published.isEmpty()) {
       return;
     }
-    // Marked SENT only after the provider accepted them: a crash in between re-sends, never loses.
+    List<OutboxStore.Version> held =
+        published.stream()
+            .map(row -> new OutboxStore.Version(row.id(), row.claimVersion() + 1))
+            .toList();
     List<Boolean> marked =
-        store.markAllSent(
-            published.stream()
-                .map(row -> new OutboxStore.Version(row.id(), row.claimVersion() + 1))
-                .toList(),
-            clock.millis(),
-            relayId);
+        StoreConflict.retried(
+            () -> store.markAllSent(held, clock.millis(), relayId),
+            () -> listener.overlap("store-conflict"));
     for (int i = 0; i < published.size(); i++) {
       OutboxRow row = published.get(i);
       if (marked.get(i)) {
         listener.published(row.topic());
         tally.published++;
-        unblock(row.blockingKey()); // out: the key's next row may go in this lap
       } else {
+        stop(row, stopped);
         LOG.warning(
             () ->
                 "Outbox relay "
@@ -294,85 +350,17 @@ public final class OutboxRelay {
     }
   }
 
-  private void failInvalid(OutboxRow row, long held, String reason, Tally tally) {
-    LOG.warning(
-        () -> "Outbox row " + row.id() + " is invalid (" + reason + "): failed, never published");
-    count(settleFailed(row, held, row.attempts(), INVALID_ROW + ": " + reason), tally);
-  }
-
-  private void count(Outcome outcome, Tally tally) {
-    switch (outcome) {
-      case RETRY -> tally.retried++;
-      case FAILED -> tally.failed++;
-      case LOST -> tally.overlaps++;
-      default -> throw new IllegalStateException("not a failure outcome: " + outcome);
+  /** {@code row} does not go, nor any later row of its key: blocking key → first such position. */
+  private static void stop(OutboxRow row, Map<String, String> stopped) {
+    if (row.blockingKey() != null) {
+      stopped.merge(row.blockingKey(), row.position(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
     }
   }
 
-  private enum Outcome {
-    RETRY,
-    FAILED,
-    LOST
-  }
-
-  /** A failed publish backs off; after {@code maxAttempts} the row is failed for good. */
-  private Outcome settlePublishFailure(OutboxRow row, Exception e) {
-    long held = row.claimVersion() + 1;
-    listener.publishFailed(row.topic());
-    int attempts = row.attempts() + 1;
-    String error = bounded(e);
-    if (attempts >= settings.maxAttempts()) {
-      LOG.log(
-          Level.WARNING,
-          "Outbox row {0} failed after {1} attempts: {2}",
-          new Object[] {row.id(), attempts, error});
-      return settleFailed(row, held, attempts, error);
-    }
-    long next = clock.millis() + settings.backoffAfter(attempts).toMillis();
-    if (store.markRetry(row.id(), held, attempts, next, error)) {
-      return Outcome.RETRY;
-    }
-    listener.overlap("claim-lost");
-    return Outcome.LOST;
-  }
-
-  private Outcome settleFailed(OutboxRow row, long held, int attempts, String error) {
-    if (store.markFailed(row.id(), held, attempts, error)) {
-      listener.poisoned(row.topic());
-      return Outcome.FAILED;
-    }
-    listener.overlap("claim-lost");
-    return Outcome.LOST;
-  }
-
-  private static boolean hasEarlierOpenRow(OutboxRow row, Map<String, String> earliestOpen) {
-    String key = row.blockingKey();
-    if (key == null) {
-      return false;
-    }
-    String earliest = earliestOpen.get(key);
-    return earliest != null && earliest.compareTo(row.position()) < 0;
-  }
-
-  private void block(String key) {
-    if (key != null) {
-      blockedKeys.add(key);
-    }
-  }
-
-  private void unblock(String key) {
-    if (key != null) {
-      blockedKeys.remove(key);
-    }
-  }
-
-  /** The failure's type and message without control characters, cut to 1024 characters. */
-  static String bounded(Throwable failure) {
-    String text =
-        failure.getClass().getName()
-            + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
-    text = text.replaceAll("\\p{Cntrl}", " ");
-    return text.length() <= 1024 ? text : text.substring(0, 1024);
+  /** Whether an earlier row of {@code row}'s key, or the row itself, did not go. */
+  private static boolean isStopped(OutboxRow row, Map<String, String> stopped) {
+    String from = row.blockingKey() == null ? null : stopped.get(row.blockingKey());
+    return from != null && row.position().compareTo(from) >= 0;
   }
 
   /** Deletes settled rows older than the retention, at most {@code limit} per status. */

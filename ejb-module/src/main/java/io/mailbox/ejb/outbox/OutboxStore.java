@@ -16,12 +16,13 @@ public interface OutboxStore {
   List<OutboxRow> page(String afterPosition, int limit);
 
   /**
-   * For each given ordering key, the position of its earliest open (pending or failed) row at or
-   * before position {@code upTo}, keyed by {@link OutboxRow#blockingKey()}; keys with no such row
-   * are absent. The relay asks before a claim, because its lap cursor may have passed a key's
-   * earlier rows before their transaction committed.
+   * For each given ordering key, the positions of its open (pending or failed) rows at or before
+   * position {@code upTo}, ascending, keyed by {@link OutboxRow#blockingKey()}; keys with no such
+   * row are absent. At most {@code limit} positions in all, the lowest. The relay asks before a
+   * claim, because its lap cursor may have passed a key's earlier rows before their transaction
+   * committed, and a batch holding several rows of a key must hold an unbroken run of them.
    */
-  Map<String, String> earliestOpenPositions(Set<String> orderingKeys, String upTo);
+  Map<String, List<String>> openPositions(Set<String> orderingKeys, String upTo, int limit);
 
   /** Claims a pending row: version {@code expected} → {@code expected + 1}, lease until then. */
   boolean claim(String id, long expectedVersion, long leaseUntil);
@@ -32,8 +33,12 @@ public interface OutboxStore {
   /** A row and a claim version: the one expected by a claim, or the one held after it. */
   record Version(String id, long version) {}
 
-  /** {@link #claim} for several rows in one transaction; one answer per row, in order. */
-  default List<Boolean> claimAll(List<Version> expected, long leaseUntil) {
+  /**
+   * {@link #claim} for several rows in one transaction; one answer per row, in order. A store may
+   * record {@code claimant} as the row's {@code sentBy} while it is claimed (the JPA store does: it
+   * tells its rows from another relay's when a one-statement claim won only some).
+   */
+  default List<Boolean> claimAll(List<Version> expected, long leaseUntil, String claimant) {
     return expected.stream().map(row -> claim(row.id(), row.version(), leaseUntil)).toList();
   }
 

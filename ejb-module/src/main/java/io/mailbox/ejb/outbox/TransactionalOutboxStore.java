@@ -38,8 +38,8 @@ public class TransactionalOutboxStore implements OutboxStore {
   }
 
   @Override
-  public Map<String, String> earliestOpenPositions(Set<String> orderingKeys, String upTo) {
-    return queries().earliestOpenPositions(orderingKeys, upTo);
+  public Map<String, List<String>> openPositions(Set<String> orderingKeys, String upTo, int limit) {
+    return queries().openPositions(orderingKeys, upTo, limit);
   }
 
   @Override
@@ -53,8 +53,8 @@ public class TransactionalOutboxStore implements OutboxStore {
   }
 
   @Override
-  public List<Boolean> claimAll(List<Version> expected, long leaseUntil) {
-    return queries().claimAll(expected, leaseUntil);
+  public List<Boolean> claimAll(List<Version> expected, long leaseUntil, String claimant) {
+    return queries().claimAll(expected, leaseUntil, claimant);
   }
 
   @Override

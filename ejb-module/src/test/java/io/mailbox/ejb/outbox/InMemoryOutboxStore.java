@@ -12,11 +12,13 @@ import java.util.function.Consumer;
 
 /**
  * An {@link OutboxStore} in memory with the same compare-and-set rules as the JPA one, for the
- * relay's unit tests. {@link #beforePublishHook} lets a test act as a second relay mid-flight.
+ * relay's unit tests. {@link #onClaim} and {@link #beforeOpenPositions} let a test act as a second
+ * relay or writer mid-flight.
  */
 final class InMemoryOutboxStore implements OutboxStore {
   private final Map<String, OutboxRow> rows = new TreeMap<>();
   Consumer<String> onClaim = id -> {};
+  Runnable beforeOpenPositions = () -> {};
 
   synchronized void insert(OutboxRow row) {
     rows.put(row.id(), row);
@@ -72,18 +74,19 @@ final class InMemoryOutboxStore implements OutboxStore {
   }
 
   @Override
-  public synchronized Map<String, String> earliestOpenPositions(
-      Set<String> orderingKeys, String upTo) {
-    Map<String, String> earliest = new HashMap<>();
+  public synchronized Map<String, List<String>> openPositions(
+      Set<String> orderingKeys, String upTo, int limit) {
+    beforeOpenPositions.run();
+    Map<String, List<String>> open = new HashMap<>();
     rows.values().stream()
         .filter(r -> r.status() == OutboxStatus.PENDING || r.status() == OutboxStatus.FAILED)
         .filter(r -> r.orderingKey() != null && orderingKeys.contains(r.orderingKey()))
         .filter(r -> r.position().compareTo(upTo) <= 0)
+        .sorted(Comparator.comparing(OutboxRow::position))
+        .limit(limit)
         .forEach(
-            r ->
-                earliest.merge(
-                    r.blockingKey(), r.position(), (a, b) -> a.compareTo(b) <= 0 ? a : b));
-    return earliest;
+            r -> open.computeIfAbsent(r.blockingKey(), k -> new ArrayList<>()).add(r.position()));
+    return open;
   }
 
   @Override

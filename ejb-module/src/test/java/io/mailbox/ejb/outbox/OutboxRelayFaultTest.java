@@ -109,6 +109,36 @@ class OutboxRelayFaultTest {
   }
 
   @Test
+  void aClaimTheDatabaseUndidAsADeadlockVictimIsContentionNotAnError() {
+    row("a1", "a");
+    row("b1", null);
+    faults.conflict("claimAll", 1);
+    OutboxRelay relay = relay(oneByOne, RelaySettings.defaults());
+
+    SweepResult first = relay.sweep();
+
+    assertThat(first.blocked()).as("counted as rows another relay holds").isEqualTo(2);
+    assertThat(published).isEmpty();
+    sweepUntilQuiet(relay);
+    assertThat(published).containsExactly("a1", "b1");
+  }
+
+  @Test
+  void aMarkSentUndoneByAConflictRunsAgainAndGivesUpAfterThreeTries() {
+    row("a1", "a");
+    faults.conflict("markAllSent", 2);
+    OutboxRelay relay = relay(oneByOne, RelaySettings.defaults());
+
+    assertThat(relay.sweep().published()).as("the third try settles it").isEqualTo(1);
+    assertThat(rows.get("a1").status()).isEqualTo(OutboxStatus.SENT);
+
+    row("a2", "a");
+    faults.conflict("markAllSent", 3);
+    assertThatThrownBy(relay::sweep).hasRootCauseMessage("ERROR: deadlock detected");
+    assertThat(rows.get("a2").status()).isEqualTo(OutboxStatus.PENDING);
+  }
+
+  @Test
   void aMarkRetryThatThrowsAfterAFailedPublishKeepsItsKeyBlocked() {
     row("a1", "a");
     row("a2", "a");

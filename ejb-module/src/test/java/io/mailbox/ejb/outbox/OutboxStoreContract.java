@@ -18,13 +18,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The outbox on a real database: the shipped DDL, the JPQL compare-and-set statements and two
@@ -193,31 +194,17 @@ public abstract class OutboxStoreContract {
     assertThat(store.find(ids.get(1))).isEmpty();
   }
 
-  @Test
-  void twoRelaysPublishEveryCommittedRowAtLeastOnceKeepingPerKeyOrderOfFirstPublishes()
-      throws Exception {
+  /** Unordered: one row per key per publish call; ordered: a key's rows share calls. */
+  @ParameterizedTest(name = "ordered batches: {0}")
+  @ValueSource(booleans = {false, true})
+  void twoRelaysPublishEveryCommittedRowAtLeastOnceKeepingPerKeyOrderOfFirstPublishes(
+      boolean orderedBatches) throws Exception {
     List<String> written = write(10_000, 100);
-    Map<String, AtomicInteger> publishes = new ConcurrentHashMap<>();
-    Map<String, List<String>> firstPublishesByKey = new ConcurrentHashMap<>();
     Map<String, String> keyOf = new ConcurrentHashMap<>();
     store()
         .page(null, 20_000)
         .forEach(r -> keyOf.put(r.id(), r.orderingKey() == null ? "-" : r.orderingKey()));
-    AtomicInteger refused = new AtomicInteger();
-    OutboxPublisher flaky =
-        row -> {
-          if (ThreadLocalRandom.current().nextInt(10) == 0) {
-            refused.incrementAndGet();
-            throw new IllegalStateException("broker unavailable");
-          }
-          if (publishes.computeIfAbsent(row.id(), id -> new AtomicInteger()).incrementAndGet()
-              == 1) {
-            firstPublishesByKey
-                .computeIfAbsent(
-                    keyOf.get(row.id()), k -> Collections.synchronizedList(new ArrayList<>()))
-                .add(row.id());
-          }
-        };
+    RecordingPublisher flaky = new RecordingPublisher(orderedBatches, 10);
     ExecutorService relays = Executors.newFixedThreadPool(2);
     List<Future<Integer>> runs = new ArrayList<>();
     for (String relayId : List.of("relay-a", "relay-b")) {
@@ -240,9 +227,14 @@ public abstract class OutboxStoreContract {
     relays.shutdown();
 
     assertThat(store().count(OutboxStatus.SENT)).isEqualTo(10_000);
-    assertThat(publishes.keySet()).containsExactlyInAnyOrderElementsOf(written);
-    assertThat(refused.get()).as("the random failures happened").isPositive();
-    for (Map.Entry<String, List<String>> key : firstPublishesByKey.entrySet()) {
+    assertThat(flaky.publishes.keySet()).containsExactlyInAnyOrderElementsOf(written);
+    assertThat(flaky.refused.get()).as("the random failures happened").isPositive();
+    if (orderedBatches) {
+      assertThat(flaky.callsWithSeveralRowsOfAKey.get())
+          .as("calls that carried several rows of one key")
+          .isPositive();
+    }
+    for (Map.Entry<String, List<String>> key : flaky.firstPublishesByKey.entrySet()) {
       if (key.getKey().equals("-")) {
         continue; // unkeyed rows promise no order
       }
@@ -279,7 +271,7 @@ public abstract class OutboxStoreContract {
   }
 
   @Test
-  void earliestOpenPositionsAreKeyedByTenantAndKeyAndIgnoreSettledRows() {
+  void openPositionsAreKeyedByTenantAndKeyInOrderAndIgnoreSettledRows() {
     database.inTransaction(
         em -> {
           em.persist(
@@ -302,18 +294,61 @@ public abstract class OutboxStoreContract {
     store.claim(gone.id(), 0, Long.MAX_VALUE / 2);
     store.markSent(gone.id(), 1, 1_000, "r");
 
-    Map<String, String> earliest =
-        store.earliestOpenPositions(
-            java.util.Set.of("k", "gone", "none"), written.get(3).position());
+    Map<String, List<String>> open =
+        store.openPositions(java.util.Set.of("k", "gone", "none"), written.get(3).position(), 100);
 
-    assertThat(earliest)
+    assertThat(open)
         .containsOnly(
-            Map.entry(OutboxRow.blockingKey(null, "k"), written.get(0).position()),
-            Map.entry(OutboxRow.blockingKey("acme", "k"), written.get(1).position()));
-    assertThat(store.earliestOpenPositions(java.util.Set.of(), "z")).isEmpty();
-    assertThat(store.earliestOpenPositions(java.util.Set.of("k"), written.get(0).position()))
+            Map.entry(
+                OutboxRow.blockingKey(null, "k"),
+                List.of(written.get(0).position(), written.get(2).position())),
+            Map.entry(OutboxRow.blockingKey("acme", "k"), List.of(written.get(1).position())));
+    assertThat(store.openPositions(java.util.Set.of(), "z", 100)).isEmpty();
+    assertThat(store.openPositions(java.util.Set.of("k"), written.get(0).position(), 100))
         .as("bounded by the position given")
-        .containsOnlyKeys(OutboxRow.blockingKey(null, "k"));
+        .containsOnly(
+            Map.entry(OutboxRow.blockingKey(null, "k"), List.of(written.get(0).position())));
+    assertThat(store.openPositions(java.util.Set.of("k"), "z", 2))
+        .as("at most the limit, the lowest positions")
+        .containsOnly(
+            Map.entry(OutboxRow.blockingKey(null, "k"), List.of(written.get(0).position())),
+            Map.entry(OutboxRow.blockingKey("acme", "k"), List.of(written.get(1).position())));
+  }
+
+  /** One statement claims a batch; when another relay won some rows, each answer is still right. */
+  @Test
+  void aBatchClaimAndMarkSentAnswerPerRowWhenAnotherRelayWonSome() {
+    List<String> ids = write(4, 4);
+    OutboxStore store = store();
+    long lease = System.currentTimeMillis() + 30_000;
+    assertThat(store.claim(ids.get(1), 0, lease)).as("another relay takes one").isTrue();
+
+    List<Boolean> claims =
+        store.claimAll(
+            ids.stream().map(id -> new OutboxStore.Version(id, 0)).toList(), lease, "relay-a");
+
+    assertThat(claims).containsExactly(true, false, true, true);
+    assertThat(store.find(ids.get(0)).orElseThrow().claimVersion()).isEqualTo(1);
+    assertThat(store.claimAll(List.of(new OutboxStore.Version(ids.get(0), 0)), lease, "relay-b"))
+        .as("the same expected version again")
+        .containsExactly(false);
+    assertThat(store.markSent(ids.get(3), 1, 1_000, "relay-a")).isTrue();
+
+    List<Boolean> marked =
+        store.markAllSent(
+            List.of(
+                new OutboxStore.Version(ids.get(0), 1),
+                new OutboxStore.Version(ids.get(1), 0),
+                new OutboxStore.Version(ids.get(2), 1),
+                new OutboxStore.Version(ids.get(3), 1)),
+            2_000,
+            "relay-a");
+
+    assertThat(marked)
+        .as("a stale version and a row already sent are not this call's")
+        .containsExactly(true, false, true, false);
+    assertThat(store.count(OutboxStatus.SENT)).isEqualTo(3);
+    assertThat(store.find(ids.get(1)).orElseThrow().status()).isEqualTo(OutboxStatus.PENDING);
   }
 
   /**
@@ -322,20 +357,11 @@ public abstract class OutboxStoreContract {
    * the second one appears. Writers hold each transaction open between a key's rows while unkeyed
    * rows commit around them; two relays sweep the whole time.
    */
-  @Test
-  void keysWhoseRowsCommitBehindARelaysCursorStillGoOutInWriteOrder() throws Exception {
-    Map<String, List<String>> firstPublishesByKey = new ConcurrentHashMap<>();
-    Map<String, AtomicInteger> publishes = new ConcurrentHashMap<>();
-    OutboxPublisher recording =
-        row -> {
-          if (publishes.computeIfAbsent(row.id(), id -> new AtomicInteger()).incrementAndGet() == 1
-              && row.orderingKey() != null) {
-            firstPublishesByKey
-                .computeIfAbsent(
-                    row.orderingKey(), k -> Collections.synchronizedList(new ArrayList<>()))
-                .add(row.id());
-          }
-        };
+  @ParameterizedTest(name = "ordered batches: {0}")
+  @ValueSource(booleans = {false, true})
+  void keysWhoseRowsCommitBehindARelaysCursorStillGoOutInWriteOrder(boolean orderedBatches)
+      throws Exception {
+    RecordingPublisher recording = new RecordingPublisher(orderedBatches, 0);
     Map<String, List<String>> writtenByKey = new ConcurrentHashMap<>();
     AtomicInteger writersLeft = new AtomicInteger(3);
     ExecutorService threads = Executors.newFixedThreadPool(5);
@@ -404,7 +430,7 @@ public abstract class OutboxStoreContract {
     assertThat(store().count(OutboxStatus.PENDING)).isZero();
     assertThat(writtenByKey).hasSize(80);
     for (Map.Entry<String, List<String>> key : writtenByKey.entrySet()) {
-      assertThat(firstPublishesByKey.get(key.getKey()))
+      assertThat(recording.firstPublishesByKey.get(key.getKey()))
           .as("first publishes of " + key.getKey() + " in write order")
           .isEqualTo(key.getValue());
     }

@@ -11,10 +11,20 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class StoreFaults {
   private final Set<String> armed = ConcurrentHashMap.newKeySet();
+  private final java.util.Map<String, Integer> conflicts = new ConcurrentHashMap<>();
 
   /** The next call of {@code method} (for example {@code "claimAll"}) throws. */
   StoreFaults failOnce(String method) {
     armed.add(method);
+    return this;
+  }
+
+  /**
+   * The next {@code times} calls of {@code method} are undone by the database as a deadlock victim
+   * (SQLSTATE 40P01, wrapped as JPA wraps it), then it behaves.
+   */
+  StoreFaults conflict(String method, int times) {
+    conflicts.put(method, times);
     return this;
   }
 
@@ -24,6 +34,12 @@ final class StoreFaults {
             OutboxStore.class.getClassLoader(),
             new Class<?>[] {OutboxStore.class},
             (proxy, method, args) -> {
+              if (conflicts.computeIfPresent(method.getName(), (m, n) -> n - 1) != null
+                  && conflicts.get(method.getName()) >= 0) {
+                throw new IllegalStateException(
+                    "statement rolled back",
+                    new java.sql.SQLException("ERROR: deadlock detected", "40P01"));
+              }
               if (armed.remove(method.getName())) {
                 throw new IllegalStateException("injected store fault in " + method.getName());
               }

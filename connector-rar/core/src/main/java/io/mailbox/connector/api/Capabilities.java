@@ -36,6 +36,12 @@ public final class Capabilities {
    */
   public static final String REMOVE = "remove";
 
+  /**
+   * The copies of one {@code postAll} to one address are stored in the order given, and a copy only
+   * if every earlier one was ({@code spi.KeepsBatchOrder}).
+   */
+  public static final String ORDERED_BATCH = "ordered-batch";
+
   /** Parked records: {@code peekParked} / {@code purgeParked}. */
   public static final String PARKED = "parked";
 

@@ -87,6 +87,14 @@ public interface MailboxConnection extends AutoCloseable {
   Snapshot snapshot();
 
   /**
+   * Whether the provider of {@code address} can do {@code operation} (a {@link Capabilities} name).
+   * False when no provider serves the address's scheme.
+   */
+  default boolean can(String operation, MailAddress address) {
+    return false;
+  }
+
+  /**
    * Sends {@code request} to {@code address}'s request channel and waits at most {@code timeout}
    * for the reply (its body and meta). Sent at once, outside any transaction: its reply could never
    * come before a commit. {@code MBX-2010} without a reply in time, {@code MBX-2011} when the

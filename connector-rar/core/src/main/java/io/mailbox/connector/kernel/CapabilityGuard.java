@@ -8,6 +8,7 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.spi.CustomDispositions;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
+import io.mailbox.connector.spi.KeepsBatchOrder;
 import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.ParkedRecords;
@@ -47,6 +48,7 @@ final class CapabilityGuard {
     addIf(all, transport instanceof Locating, Capabilities.LOCATE);
     addIf(all, transport instanceof Removing, Capabilities.REMOVE);
     addIf(all, transport instanceof ParkedRecords, Capabilities.PARKED);
+    addIf(all, transport instanceof KeepsBatchOrder, Capabilities.ORDERED_BATCH);
     addIf(
         all, transport instanceof HandsBacklogToSubscribers, Capabilities.SUBSCRIBERS_TAKE_BACKLOG);
     if (transport instanceof CustomDispositions custom) {

@@ -230,6 +230,25 @@ public abstract class PublishContract extends ContractFixture {
     }
   }
 
+  /** What the outbox relay counts on to send several rows of one ordering key in one call. */
+  @Test
+  void anOrderedBatchIsStoredInTheOrderGiven() {
+    assumeCapability(Capabilities.ORDERED_BATCH);
+    MailAddress inbox = address("ordered-batch");
+    MailAddress elsewhere = address("ordered-batch-elsewhere");
+    List<MailMessage> batch = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      batch.add(letter(i % 4 == 3 ? elsewhere : inbox, "o-" + i));
+    }
+    provider.postAll(batch);
+    await("queued", () -> provider.status(inbox).unreadCount() == 30);
+
+    assertThat(fetchAll(inbox))
+        .extracting(MailMessage::id)
+        .containsExactlyElementsOf(
+            batch.stream().filter(m -> m.to().equals(inbox)).map(MailMessage::id).toList());
+  }
+
   @Test
   void everyPostHandOutAndSettlementIsCountedPerAddress() {
     MailAddress inbox = address("traffic");

@@ -69,6 +69,11 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
+  public boolean can(String operation, MailAddress address) {
+    return kernel().provider(address.scheme()).map(p -> p.can(operation, address)).orElse(false);
+  }
+
+  @Override
   public Snapshot snapshot() {
     return kernel().snapshot();
   }

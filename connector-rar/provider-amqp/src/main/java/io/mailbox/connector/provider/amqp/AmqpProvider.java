@@ -13,6 +13,7 @@ import io.mailbox.connector.provider.amqp.HeldDeliveries.Held;
 import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
+import io.mailbox.connector.spi.KeepsBatchOrder;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.PeriodicTask;
@@ -60,12 +61,19 @@ import java.util.logging.Logger;
  * consumer_timeout} (30 minutes by default) closes a channel holding a delivery longer than that,
  * so leases longer than it are not kept.
  *
+ * <p><b>Batches</b> keep their order ({@code ordered-batch}): one channel publishes them in order;
+ * RabbitMQ nacks only on an internal error of the queue, which fails its later messages too.
+ *
  * <p><b>Not declared</b>: peek (RabbitMQ cannot read without taking), locate, parked records
  * (parked copies go to {@code <queue>.parked}, counted in the status, but are not listed through
  * the API).
  */
 public final class AmqpProvider extends TransportBase
-    implements BoundsItsPublish, Recovering, Enumerating, HandsBacklogToSubscribers {
+    implements BoundsItsPublish,
+        KeepsBatchOrder,
+        Recovering,
+        Enumerating,
+        HandsBacklogToSubscribers {
   public static final String SCHEME = "amqp";
   private static final Logger LOG = Logger.getLogger(AmqpProvider.class.getName());
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -154,7 +162,9 @@ public final class AmqpProvider extends TransportBase
   private void publish(List<MailAddress> topics, List<MailMessage> copies) {
     List<ConfirmedPublisher.Outgoing> outgoing = new ArrayList<>(copies.size());
     for (int i = 0; i < copies.size(); i++) {
-      outgoing.add(outgoing(topics.get(i), queues.declare(topics.get(i)), copies.get(i)));
+      outgoing.add(
+          ConfirmedPublisher.Outgoing.of(
+              topics.get(i), queues.declare(topics.get(i)), copies.get(i)));
     }
     try {
       link.publisher().publishAll(outgoing);
@@ -165,16 +175,6 @@ public final class AmqpProvider extends TransportBase
     }
     Instant now = now();
     topics.forEach(topic -> lastActivity.put(topic, now));
-  }
-
-  private static ConfirmedPublisher.Outgoing outgoing(
-      MailAddress address, String queue, MailMessage copy) {
-    return new ConfirmedPublisher.Outgoing(
-        address,
-        queue,
-        copy.sendId().orElseThrow(),
-        AmqpMessages.properties(copy),
-        AmqpMessages.body(copy));
   }
 
   // ---- subscriptions ---------------------------------------------------------------------------

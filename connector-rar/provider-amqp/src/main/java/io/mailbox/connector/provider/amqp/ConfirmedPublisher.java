@@ -6,6 +6,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.spi.PublishBound;
 import java.io.IOException;
@@ -34,11 +35,18 @@ import java.util.concurrent.TimeoutException;
 final class ConfirmedPublisher {
   /** One message to publish to a queue through the default exchange. */
   record Outgoing(
-      MailAddress address,
-      String queue,
-      String key,
-      AMQP.BasicProperties properties,
-      byte[] body) {}
+      MailAddress address, String queue, String key, AMQP.BasicProperties properties, byte[] body) {
+
+    /** A stamped copy on its way to {@code queue}, keyed by its send id. */
+    static Outgoing of(MailAddress address, String queue, MailMessage copy) {
+      return new Outgoing(
+          address,
+          queue,
+          copy.sendId().orElseThrow(),
+          AmqpMessages.properties(copy),
+          AmqpMessages.body(copy));
+    }
+  }
 
   private final Channel channel;
   private final Duration timeout;

@@ -16,6 +16,7 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
+import io.mailbox.connector.spi.KeepsBatchOrder;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.MessageJson;
@@ -50,6 +51,7 @@ import javax.sql.DataSource;
  */
 public final class JdbcProvider extends TransportBase
     implements BoundsItsPublish,
+        KeepsBatchOrder,
         Peeking,
         Recovering,
         Enumerating,

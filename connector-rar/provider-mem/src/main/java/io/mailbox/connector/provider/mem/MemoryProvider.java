@@ -10,6 +10,7 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.ExecutorScheduler;
+import io.mailbox.connector.spi.KeepsBatchOrder;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.ParkedRecords;
@@ -39,6 +40,7 @@ import java.util.function.UnaryOperator;
  */
 public final class MemoryProvider extends TransportBase
     implements BoundsItsPublish,
+        KeepsBatchOrder,
         Peeking,
         Recovering,
         Enumerating,
