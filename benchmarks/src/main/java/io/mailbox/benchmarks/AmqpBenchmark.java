@@ -12,8 +12,6 @@ import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.provider.amqp.AmqpProvider;
 import io.mailbox.connector.provider.amqp.AmqpSettings;
 import io.mailbox.connector.spi.ExecutorScheduler;
-import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.UUID;
@@ -31,14 +29,14 @@ import java.util.concurrent.TimeUnit;
  *       header: the same bytes on the wire); provider: {@code postAll} of B;
  *   <li><b>consume</b>: N queued messages with prefetch 32 and a manual ack each — raw: a {@code
  *       DefaultConsumer}; provider: a subscription;
- *   <li><b>relay</b>: R outbox rows on embedded H2 relayed to {@code amqp:} (claim, confirmed
- *       publish, mark sent) vs raw confirmed publishes of R messages one at a time (the same unit
- *       of work without the outbox), and vs raw batched publishes.
+ *   <li><b>relay</b>: R outbox rows on PostgreSQL (or embedded H2) relayed to {@code amqp:} (claim,
+ *       confirmed publish, mark sent) vs raw confirmed publishes of R messages one at a time (the
+ *       same unit of work without the outbox), and vs raw batched publishes.
  * </ol>
  *
  * Two untimed warm-up rounds of everything, then the measured rounds; medians and ratios printed.
- * Arguments: {@code [messages] [batch] [relayRows] [rounds]} (default 10000 100 2000 5). Queues are
- * created for the run and deleted afterwards.
+ * Arguments: {@code [messages] [batch] [relayRows] [rounds] [database]} (default 10000 100 2000 5
+ * postgresql; {@code h2} for embedded H2). Queues are created for the run and deleted afterwards.
  */
 public final class AmqpBenchmark {
   private static final String URI = AmqpSettings.DEFAULT_URI;
@@ -50,6 +48,7 @@ public final class AmqpBenchmark {
     int batch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     int relayRows = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+    String databaseKind = args.length > 4 ? args[4] : "postgresql";
     String run = UUID.randomUUID().toString().substring(0, 8);
     MailAddress publishAddress = MailAddress.parse("amqp://bench@rabbit/publish-" + run);
     MailAddress consumeAddress = MailAddress.parse("amqp://bench@rabbit/consume-" + run);
@@ -61,7 +60,7 @@ public final class AmqpBenchmark {
         MailboxProvider.of(
             new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
-    EntityManagerFactory database = Persistence.createEntityManagerFactory("mailbox-bench");
+    OutboxDatabase database = OutboxDatabase.open(databaseKind);
     try (Connection raw = factory.newConnection("bench-raw")) {
       // The provider declares its queues (quorum) on first use; raw publishes go to the same ones.
       provider.post(MailMessage.to(publishAddress).body("{}").build());
@@ -69,8 +68,13 @@ public final class AmqpBenchmark {
       provider.post(MailMessage.to(relayAddress).body("{}").build());
       purge(raw, publishAddress, consumeAddress, relayAddress);
       System.out.printf(
-          "amqp: on RabbitMQ %s: %d messages in confirm batches of %d, prefetch 32, %d relay rows%n",
-          ((AmqpProvider) provider.transport()).settings().where(), messages, batch, relayRows);
+          "amqp: on RabbitMQ %s: %d messages in confirm batches of %d, prefetch 32, %d relay rows"
+              + " on %s%n",
+          ((AmqpProvider) provider.transport()).settings().where(),
+          messages,
+          batch,
+          relayRows,
+          databaseKind);
 
       OutboxRelayRig relay = new OutboxRelayRig(database, provider, relayAddress);
       double[][] rates = new double[7][rounds];
@@ -137,7 +141,7 @@ public final class AmqpBenchmark {
           "ratio relay / raw confirmed publish one by one = %.2f (target >= 0.7)%n",
           relayed / oneByOne);
       System.out.printf(
-          "ratio relay / raw confirmed publish in batches of %d = %.2f%n",
+          "ratio relay / raw confirmed publish in batches of %d = %.2f (target >= 0.5)%n",
           batch, relayed / publishRaw);
       delete(raw, publishAddress, consumeAddress, relayAddress);
     } finally {

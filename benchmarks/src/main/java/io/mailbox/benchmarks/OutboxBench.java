@@ -14,14 +14,32 @@ import java.util.function.Function;
 final class OutboxBench {
   private OutboxBench() {}
 
+  /** Nanoseconds spent in each store method (its whole transaction), summed since cleared. */
+  static final java.util.Map<String, Long> STORE_NANOS =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
+
   /**
-   * A relay of {@code store} that posts to {@code provider} as the server's publisher does (the
-   * same message per row): one row with {@code post}, a batch with one {@code postAll}.
+   * A relay of {@code store} with the shipped settings that posts to {@code provider} as the
+   * server's publisher does (the same message per row): one row with {@code post}, a batch with one
+   * {@code postAll}, several rows of a key in one call where the provider keeps a call's order.
    */
   static io.mailbox.ejb.outbox.OutboxRelay relayTo(
       OutboxStore store, io.mailbox.connector.kernel.MailboxProvider provider) {
+    return relayTo(store, provider, "bench");
+  }
+
+  /**
+   * {@link #relayTo(OutboxStore, io.mailbox.connector.kernel.MailboxProvider)} named {@code id}.
+   */
+  static io.mailbox.ejb.outbox.OutboxRelay relayTo(
+      OutboxStore store, io.mailbox.connector.kernel.MailboxProvider provider, String id) {
     io.mailbox.ejb.outbox.OutboxPublisher publisher =
         new io.mailbox.ejb.outbox.OutboxPublisher() {
+          @Override
+          public boolean keepsOrderWithinCall(String address) {
+            return provider.supports(io.mailbox.connector.api.Capabilities.ORDERED_BATCH);
+          }
+
           @Override
           public void publish(io.mailbox.ejb.outbox.OutboxRow row) {
             provider.post(row.toMessage());
@@ -42,9 +60,9 @@ final class OutboxBench {
     return new io.mailbox.ejb.outbox.OutboxRelay(
         store,
         publisher,
-        io.mailbox.ejb.outbox.RelaySettings.defaults().withLimits(1000, 1000),
+        io.mailbox.ejb.outbox.RelaySettings.defaults(),
         java.time.Clock.systemUTC(),
-        "bench");
+        id);
   }
 
   static double seconds(long startNanos) {
@@ -79,8 +97,10 @@ final class OutboxBench {
         Proxy.newProxyInstance(
             OutboxStore.class.getClassLoader(),
             new Class<?>[] {OutboxStore.class},
-            (proxy, method, arguments) ->
-                inTransaction(
+            (proxy, method, arguments) -> {
+              long t0 = System.nanoTime();
+              try {
+                return inTransaction(
                     factory,
                     em -> {
                       try {
@@ -88,6 +108,10 @@ final class OutboxBench {
                       } catch (InvocationTargetException | IllegalAccessException e) {
                         throw new IllegalStateException(e);
                       }
-                    }));
+                    });
+              } finally {
+                STORE_NANOS.merge(method.getName(), System.nanoTime() - t0, Long::sum);
+              }
+            });
   }
 }

@@ -16,25 +16,46 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Outbox rows committed on embedded H2 and relayed to the provider, as the server does. */
+/**
+ * Outbox rows committed on embedded H2, or on an {@link OutboxDatabase} (emptied before each run
+ * and analyzed after the write), and relayed to the provider as the server does: the shipped
+ * settings, sweeps back to back until one ends a lap with nothing left.
+ */
 final class OutboxRelayRig {
   private static final IntegrationEventDefinition<JsonObject> PLACED =
       IntegrationEventDefinition.define(
           "orders.placed", 1, "orders.placed.v1", data -> data.asJsonObject());
 
   private final EntityManagerFactory database;
+  private final OutboxDatabase table; // null: embedded H2, never emptied
   private final OutboxStore store;
   private final OutboxRelay relay;
   private final OutboxRows writer;
 
   OutboxRelayRig(EntityManagerFactory database, MailboxProvider provider, MailAddress target) {
+    this(database, null, provider, target);
+  }
+
+  OutboxRelayRig(OutboxDatabase table, MailboxProvider provider, MailAddress target) {
+    this(table.entities, table, provider, target);
+  }
+
+  private OutboxRelayRig(
+      EntityManagerFactory database,
+      OutboxDatabase table,
+      MailboxProvider provider,
+      MailAddress target) {
     this.database = database;
+    this.table = table;
     this.store = OutboxBench.perCallTransactions(database);
     this.writer = new OutboxRows(Clock.systemUTC(), topic -> target.toString(), 262_144);
     this.relay = OutboxBench.relayTo(store, provider);
   }
 
-  double relay(int rows) {
+  double relay(int rows) throws java.sql.SQLException {
+    if (table != null) {
+      table.empty();
+    }
     List<OutboxRecord> records = new ArrayList<>(rows);
     for (int i = 0; i < rows; i++) {
       JsonObject order = Json.createObjectBuilder().add("orderId", "o-" + i).build();
@@ -46,10 +67,18 @@ final class OutboxRelayRig {
           records.forEach(em::persist);
           return null;
         });
-    long start = System.nanoTime();
-    while (store.count(OutboxStatus.PENDING) > 0) {
-      relay.sweep();
+    if (table != null) {
+      table.analyze();
     }
-    return rows / OutboxBench.seconds(start);
+    long start = System.nanoTime();
+    io.mailbox.ejb.outbox.SweepResult result;
+    do {
+      result = relay.sweep();
+    } while (result.published() > 0 || !result.lapEnded());
+    double rate = rows / OutboxBench.seconds(start);
+    if (store.count(OutboxStatus.PENDING) > 0) {
+      throw new IllegalStateException("rows left pending after the relay's lap");
+    }
+    return rate;
   }
 }

@@ -1,7 +1,6 @@
 package io.mailbox.ejb.event;
 
 import io.mailbox.ejb.event.IntegrationEventRejectedException.Reason;
-import jakarta.json.Json;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -64,7 +63,7 @@ public final class IntegrationEventEnvelope {
    */
   public static IntegrationEventEnvelope parse(String text) {
     JsonObject object;
-    try (JsonReader reader = Json.createReader(new StringReader(text))) {
+    try (JsonReader reader = JsonP.PROVIDER.createReader(new StringReader(text))) {
       object = reader.readObject();
     } catch (JsonParsingException | IllegalStateException | ClassCastException e) {
       throw malformed("not a JSON object");
@@ -223,7 +222,7 @@ public final class IntegrationEventEnvelope {
 
   /** Builds an envelope; {@link #build()} validates it exactly as a consumer would. */
   public static final class Builder {
-    private final JsonObjectBuilder json = Json.createObjectBuilder();
+    private final JsonObjectBuilder json = JsonP.PROVIDER.createObjectBuilder();
 
     private Builder(String type, int version, JsonValue data) {
       if (data == null) {

@@ -1,6 +1,6 @@
 package io.mailbox.ejb.outbox;
 
-import jakarta.json.Json;
+import io.mailbox.ejb.event.JsonP;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -19,7 +19,7 @@ final class OutboxHeaders {
     if (headers.isEmpty()) {
       return null;
     }
-    JsonObjectBuilder json = Json.createObjectBuilder();
+    JsonObjectBuilder json = JsonP.PROVIDER.createObjectBuilder();
     new TreeMap<>(headers).forEach(json::add);
     return json.build().toString();
   }
@@ -30,7 +30,7 @@ final class OutboxHeaders {
       return Map.of();
     }
     JsonObject json;
-    try (var reader = Json.createReader(new StringReader(stored))) {
+    try (var reader = JsonP.PROVIDER.createReader(new StringReader(stored))) {
       json = reader.readObject();
     }
     Map<String, String> headers = new TreeMap<>();

@@ -127,8 +127,7 @@ public final class OutboxRelay {
           tally.blocked++;
           continue;
         }
-        if (row.status() == OutboxStatus.FAILED
-            || row.availableAt() > now
+        if (row.availableAt() > now
             || row.leaseUntil() + settings.maxClockSkew().toMillis() > now) {
           if (key != null) {
             blockedKeys.add(key);
@@ -154,7 +153,7 @@ public final class OutboxRelay {
   }
 
   /** Rows of a sweep were published in pages of at most this many. */
-  private static final int PAGE = 100;
+  private static final int PAGE = 500;
 
   /** What a sweep did so far. */
   private static final class Tally {

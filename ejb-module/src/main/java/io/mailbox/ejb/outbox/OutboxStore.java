@@ -7,12 +7,16 @@ import java.util.Set;
 
 /**
  * The outbox table as the relay and the operations use it. Every status write is a compare-and-set
- * on the held {@code claimVersion}: a relay whose claim was lost changes nothing. Each call is its
- * own transaction.
+ * on the held {@code claimVersion}: a relay whose claim was lost changes nothing. Leaving pending
+ * (sent, failed) moves the version once more, so a version a relay read while the row was pending
+ * never matches a row that left it since. Each call is its own transaction.
  */
 public interface OutboxStore {
 
-  /** Pending and failed rows after {@code afterPosition} (null: from the start), in write order. */
+  /**
+   * Pending rows after {@code afterPosition} (null: from the start), in write order. Failed rows
+   * are not in it: the relay finds them with {@link #openPositions}, which stops their keys.
+   */
   List<OutboxRow> page(String afterPosition, int limit);
 
   /**

@@ -100,8 +100,8 @@ public record RelaySettings(
   /** The documented defaults. */
   public static RelaySettings defaults() {
     return new RelaySettings(
-        1000,
-        100,
+        2000,
+        500,
         10,
         Duration.ofSeconds(1),
         Duration.ofMinutes(5),

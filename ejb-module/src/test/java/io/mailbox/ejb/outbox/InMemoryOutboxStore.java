@@ -92,7 +92,7 @@ final class InMemoryOutboxStore implements OutboxStore {
   @Override
   public synchronized List<OutboxRow> page(String afterPosition, int limit) {
     return rows.values().stream()
-        .filter(r -> r.status() == OutboxStatus.PENDING || r.status() == OutboxStatus.FAILED)
+        .filter(r -> r.status() == OutboxStatus.PENDING)
         .filter(r -> afterPosition == null || r.position().compareTo(afterPosition) > 0)
         .sorted(Comparator.comparing(OutboxRow::position))
         .limit(limit)
@@ -150,10 +150,15 @@ final class InMemoryOutboxStore implements OutboxStore {
                 OutboxStatus.SENT,
                 r.attempts(),
                 r.availableAt(),
-                r.claimVersion(),
+                afterExit(r.claimVersion()),
                 0,
                 null,
                 now));
+  }
+
+  /** As the JPA store: every exit from pending moves the version. */
+  private static long afterExit(long held) {
+    return held < Long.MAX_VALUE ? held + 1 : held;
   }
 
   @Override
@@ -177,7 +182,7 @@ final class InMemoryOutboxStore implements OutboxStore {
                 OutboxStatus.FAILED,
                 attempts,
                 r.availableAt(),
-                r.claimVersion(),
+                afterExit(r.claimVersion()),
                 0,
                 error,
                 null));

@@ -340,7 +340,7 @@ public final class AmqpProvider extends TransportBase
             : queues.declareRetry(
                 queue, names.delayForRound(SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 1)));
     try {
-      link.publisher().publishAll(List.of(outgoing(address, target, copy)));
+      link.publisher().publishAll(List.of(ConfirmedPublisher.Outgoing.of(address, target, copy)));
     } catch (RuntimeException e) {
       delivery.ifPresent(Held::nack); // not stored elsewhere: keep the original
       throw e;
@@ -352,7 +352,7 @@ public final class AmqpProvider extends TransportBase
   @Override
   public void park(MailAddress address, MailMessage record) {
     String parked = queues.declareParked(queues.declare(address));
-    link.publisher().publishAll(List.of(outgoing(address, parked, record)));
+    link.publisher().publishAll(List.of(ConfirmedPublisher.Outgoing.of(address, parked, record)));
     LOG.warning(() -> "Parked " + record + " in RabbitMQ queue " + parked);
   }
 
