@@ -4,6 +4,7 @@ import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.HandlerNotReady;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.ejb.event.FailureText;
 import io.mailbox.ejb.event.IntegrationEventDefinition;
 import io.mailbox.ejb.event.IntegrationEventEnvelope;
 import io.mailbox.ejb.event.IntegrationEventRejectedException;
@@ -181,7 +182,7 @@ public final class InboxProcessor {
       // or store hiccups must not park a healthy delivery.
       throw new InboxFailureException(marker.consumer(), marker.topic(), failure);
     }
-    String error = bounded(failure);
+    String error = FailureText.of(failure);
     if (failure instanceof IntegrationEventRejectedException) {
       return park(marker, envelopeJson, 1, error);
     }
@@ -266,13 +267,5 @@ public final class InboxProcessor {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
     }
-  }
-
-  static String bounded(Throwable failure) {
-    String text =
-        failure.getClass().getName()
-            + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
-    text = text.replaceAll("\\p{Cntrl}", " ");
-    return text.length() <= 1024 ? text : text.substring(0, 1024);
   }
 }

@@ -2,6 +2,7 @@ package io.mailbox.ejb.inbox;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.ejb.event.FailureText;
 import java.time.Clock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -115,7 +116,7 @@ public final class ParkedDeliveries {
   }
 
   private static String bounded(Throwable failure) {
-    String text = InboxProcessor.bounded(failure);
+    String text = FailureText.of(failure);
     return text.length() <= 300 ? text : text.substring(0, 300);
   }
 }

@@ -13,9 +13,9 @@ import org.eclipse.microprofile.metrics.Tag;
  * The relay's counters and the outbox gauges, on the application registry ({@code /metrics}):
  * {@code outbox_published_total}, {@code outbox_publish_failures_total}, {@code
  * outbox_poisoned_total} (tagged {@code topic}, at most 100 distinct topics, then {@code other}),
- * {@code outbox_overlaps_total} (tagged {@code kind}: fenced, claim-lost), and the gauges {@code
- * outbox_pending_rows} and {@code outbox_oldest_pending_seconds}, refreshed whenever the health
- * check reads the table (as fresh as the last health poll).
+ * {@code outbox_overlaps_total} (tagged {@code kind}: fenced, claim-lost, store-conflict), and the
+ * gauges {@code outbox_pending_rows} and {@code outbox_oldest_pending_seconds}, refreshed whenever
+ * the health check reads the table (as fresh as the last health poll).
  */
 @ApplicationScoped
 public class OutboxMetrics implements RelayListener {

@@ -16,8 +16,9 @@ public interface RelayListener {
 
   /**
    * Two relays met on one row: {@code fenced} (the claim would expire before the publish ended, so
-   * it did not start) or {@code claim-lost} (a status write found another version; after a publish
-   * that means a duplicate is possible).
+   * it did not start), {@code claim-lost} (a status write found another version; after a publish
+   * that means a duplicate is possible) or {@code store-conflict} (the database undid a batch
+   * statement that ran into another relay's: {@link StoreConflict}).
    */
   default void overlap(String kind) {}
 

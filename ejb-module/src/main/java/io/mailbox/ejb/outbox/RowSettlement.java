@@ -1,5 +1,6 @@
 package io.mailbox.ejb.outbox;
 
+import io.mailbox.ejb.event.FailureText;
 import java.time.Clock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -46,7 +47,7 @@ final class RowSettlement {
     long held = row.claimVersion() + 1;
     listener.publishFailed(row.topic());
     int attempts = row.attempts() + 1;
-    String error = bounded(e);
+    String error = FailureText.of(e);
     if (attempts >= settings.maxAttempts()) {
       LOG.log(
           Level.WARNING,
@@ -80,14 +81,5 @@ final class RowSettlement {
   private Outcome lost() {
     listener.overlap("claim-lost");
     return Outcome.LOST;
-  }
-
-  /** The failure's type and message without control characters, cut to 1024 characters. */
-  static String bounded(Throwable failure) {
-    String text =
-        failure.getClass().getName()
-            + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
-    text = text.replaceAll("\\p{Cntrl}", " ");
-    return text.length() <= 1024 ? text : text.substring(0, 1024);
   }
 }
