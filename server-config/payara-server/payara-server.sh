@@ -10,10 +10,13 @@
 #   MAILBOX_DATA               data folder (default <repo>/data/payara-server): domain, H2, password
 #   MAILBOX_PORT_BASE          asadmin --portbase (default 28000: HTTP 28080, admin 28048)
 #   MAILBOX_PAYARA_HOME        an installed Payara Server 6 (default: fetched into server-config/target)
-#   MAILBOX_DATASOURCE         h2 (default, embedded in the data folder) or postgresql
+#   MAILBOX_DATASOURCE         h2 (default, embedded in the data folder), postgresql or mariadb
 #   MAILBOX_PG_URL             for postgresql: jdbc:postgresql://host:port/database
 #   MAILBOX_PG_USER / MAILBOX_PG_PASSWORD
 #   MAILBOX_PG_XA              true: an XA pool (needs max_prepared_transactions > 0 in PostgreSQL)
+#   MAILBOX_MARIADB_URL        for mariadb: jdbc:mariadb://host:port/database (a database created
+#                              with COLLATE utf8mb4_bin: docs/outbox.md, "Tables")
+#   MAILBOX_MARIADB_USER / MAILBOX_MARIADB_PASSWORD
 #   MAILBOX_CONSOLE_USERNAME / MAILBOX_CONSOLE_PASSWORD, MAILBOX_USERS, MAILBOX_PROVIDERS,
 #   MAILBOX_AMQP_URI           as for Payara Micro (README "Configuration")
 #   MAILBOX_START_TIMEOUT      seconds to wait for the console (default 300)
@@ -73,6 +76,33 @@ asadmin set configs.config.server-config.transaction-service.automatic-recovery=
 asadmin create-system-properties \
   'mailbox.connection-factory=java\:app/mailbox/ConnectionFactory:mp.messaging.connector.mailbox.connection-factory=mailbox/ConnectionFactory' >/dev/null
 
+# Installs a JDBC driver (Maven Central, cached in ~/.m2) into the domain's lib, once.
+install_driver() { # groupId artifactId version
+  local jar="$2-$3.jar"
+  if ! asadmin list-libraries | grep -qx "$jar"; then
+    mvn -B -q dependency:copy -f "$root/server-config/pom.xml" -Dartifact="$1:$2:$3" \
+      -DoutputDirectory="$data/drivers" >&2
+    asadmin add-library "$data/drivers/$jar" >/dev/null
+  fi
+}
+
+# Makes pool $1 java:comp/DefaultDataSource (jdbc/__default) and gives it the password $3 through
+# the password alias $2 (written to a file, never onto a command line).
+use_pool() { # pool alias password
+  asadmin set "resources.jdbc-resource.jdbc/__default.pool-name=$1" >/dev/null
+  if [ -z "$3" ]; then
+    # Payara's pools refuse to connect without a password credential ("No password credential
+    # found"); with trust authentication any text will do.
+    echo "The $1 database needs a password (with trust authentication, any text)" >&2
+    exit 2
+  fi
+  (umask 077 && printf 'AS_ADMIN_ALIASPASSWORD=%s\n' "$3" > "$data/.db-password")
+  asadmin delete-password-alias "$2" >/dev/null 2>&1 || true
+  asadmin --passwordfile "$data/.db-password" create-password-alias "$2" >/dev/null
+  rm -f "$data/.db-password"
+  asadmin set "resources.jdbc-connection-pool.$1.property.password=\${ALIAS=$2}" >/dev/null
+}
+
 case "${MAILBOX_DATASOURCE:-h2}" in
   h2)
     # The default datasource as an H2 file in the data folder. MODE=LEGACY: EclipseLink's IDENTITY
@@ -80,14 +110,7 @@ case "${MAILBOX_DATASOURCE:-h2}" in
     asadmin set "resources.jdbc-connection-pool.H2Pool.property.URL=$(mailbox_h2_url "$data")" >/dev/null ;;
   postgresql)
     : "${MAILBOX_PG_URL:?set MAILBOX_PG_URL=jdbc:postgresql://host:port/database}"
-    # The JDBC driver (Maven Central, cached in ~/.m2) goes into the domain's lib once.
-    pg_driver="postgresql-${MAILBOX_PG_DRIVER_VERSION:-42.7.14}.jar"
-    if ! asadmin list-libraries | grep -qx "$pg_driver"; then
-      mvn -B -q dependency:copy -f "$root/server-config/pom.xml" \
-        -Dartifact="org.postgresql:postgresql:${MAILBOX_PG_DRIVER_VERSION:-42.7.14}" \
-        -DoutputDirectory="$data/drivers" >&2
-      asadmin add-library "$data/drivers/$pg_driver" >/dev/null
-    fi
+    install_driver org.postgresql postgresql "${MAILBOX_PG_DRIVER_VERSION:-42.7.14}"
     if ! asadmin list-jdbc-connection-pools | grep -qx MailboxPostgresPool; then
       # XA only when asked: PostgreSQL's default max_prepared_transactions = 0 fails every XA
       # commit (PLATFORM.md). Without it the pool commits as the transaction's last resource.
@@ -103,15 +126,24 @@ case "${MAILBOX_DATASOURCE:-h2}" in
       "resources.jdbc-connection-pool.MailboxPostgresPool.property.user=${MAILBOX_PG_USER:-mailbox}" \
       "resources.jdbc-connection-pool.MailboxPostgresPool.property.connectTimeout=10" \
       "resources.jdbc-connection-pool.MailboxPostgresPool.property.socketTimeout=60" >/dev/null
-    # The password goes into a password alias through a file, never onto a command line.
-    (umask 077 && printf 'AS_ADMIN_ALIASPASSWORD=%s\n' "${MAILBOX_PG_PASSWORD:-}" > "$data/.pg-password")
-    asadmin delete-password-alias mailbox-pg >/dev/null 2>&1 || true
-    asadmin --passwordfile "$data/.pg-password" create-password-alias mailbox-pg >/dev/null
-    rm -f "$data/.pg-password"
-    asadmin set 'resources.jdbc-connection-pool.MailboxPostgresPool.property.password=${ALIAS=mailbox-pg}' >/dev/null
-    # java:comp/DefaultDataSource is jdbc/__default: point it at PostgreSQL.
-    asadmin set resources.jdbc-resource.jdbc/__default.pool-name=MailboxPostgresPool >/dev/null ;;
-  *) echo "MAILBOX_DATASOURCE must be h2 or postgresql" >&2; exit 2 ;;
+    use_pool MailboxPostgresPool mailbox-pg "${MAILBOX_PG_PASSWORD:-}" ;;
+  mariadb)
+    : "${MAILBOX_MARIADB_URL:?set MAILBOX_MARIADB_URL=jdbc:mariadb://host:port/database}"
+    install_driver org.mariadb.jdbc mariadb-java-client "${MAILBOX_MARIADB_DRIVER_VERSION:-3.5.11}"
+    if ! asadmin list-jdbc-connection-pools | grep -qx MailboxMariaDbPool; then
+      asadmin create-jdbc-connection-pool --datasourceclassname org.mariadb.jdbc.MariaDbDataSource \
+        --restype javax.sql.DataSource MailboxMariaDbPool >/dev/null
+    fi
+    # The driver's timeouts are URL options (ms); they are added unless the URL sets its own.
+    mariadb_url="$MAILBOX_MARIADB_URL"
+    case "$mariadb_url" in
+      *\?*) ;;
+      *) mariadb_url="$mariadb_url?connectTimeout=10000&socketTimeout=60000" ;;
+    esac
+    asadmin set "resources.jdbc-connection-pool.MailboxMariaDbPool.property.url=$mariadb_url" \
+      "resources.jdbc-connection-pool.MailboxMariaDbPool.property.user=${MAILBOX_MARIADB_USER:-mailbox}" >/dev/null
+    use_pool MailboxMariaDbPool mailbox-mariadb "${MAILBOX_MARIADB_PASSWORD:-}" ;;
+  *) echo "MAILBOX_DATASOURCE must be h2, postgresql or mariadb" >&2; exit 2 ;;
 esac
 
 # The adapter's configuration, read when the EAR's embedded adapter starts.

@@ -1,10 +1,7 @@
 package io.mailbox.server.scenarios;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
 
@@ -48,26 +45,7 @@ class PayaraServerPostgresScenariosIT extends DeploymentScenarios {
         started.base(),
         () -> {
           started.stop().close();
-          assertTheRowsAreInPostgres();
+          ScenarioRows.assertIn("jdbc:postgresql://127.0.0.1:5432/" + DATABASE, "postgres", "");
         });
-  }
-
-  private static void assertTheRowsAreInPostgres() throws Exception {
-    try (Connection database =
-            DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:5432/" + DATABASE, "postgres", "");
-        Statement statement = database.createStatement()) {
-      assertThat(count(statement, "SHOP_ORDER")).as("orders").isPositive();
-      assertThat(count(statement, "MBX_OUTBOX")).as("outbox rows").isPositive();
-      assertThat(count(statement, "MBX_INBOX")).as("inbox markers").isPositive();
-      assertThat(count(statement, "MBX_AUDIT")).as("audited replay").isPositive();
-    }
-  }
-
-  private static long count(Statement statement, String table) throws Exception {
-    try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
-      rows.next();
-      return rows.getLong(1);
-    }
   }
 }
