@@ -119,7 +119,26 @@ final class DurableConsumers {
     return name;
   }
 
+  /**
+   * Creates the consumer; a request the server did not answer in time is sent once more (seen once
+   * in CI: a 5 s timeout while the server's store was busy). Creating it again is harmless: the
+   * same configuration updates nothing.
+   */
   private void create(JetStreamManagement management, String name, String owner, String subject) {
+    try {
+      createOnce(management, name, owner, subject);
+    } catch (IOException timedOut) {
+      LOG.fine(() -> "Creating NATS consumer " + name + " timed out; asking once more");
+      try {
+        createOnce(management, name, owner, subject);
+      } catch (IOException e) {
+        throw link.unavailable("did not create consumer " + name, e);
+      }
+    }
+  }
+
+  private void createOnce(JetStreamManagement management, String name, String owner, String subject)
+      throws IOException {
     try {
       management.addOrUpdateConsumer(
           settings.stream(),
@@ -135,8 +154,6 @@ final class DurableConsumers {
               .build());
     } catch (JetStreamApiException e) {
       throw link.unavailable("refused to create consumer " + name, e);
-    } catch (IOException e) {
-      throw link.unavailable("did not create consumer " + name, e);
     }
   }
 
