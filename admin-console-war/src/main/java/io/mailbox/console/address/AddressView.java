@@ -11,6 +11,7 @@ import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.notification.Notification;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
+import com.vaadin.flow.component.textfield.TextArea;
 import com.vaadin.flow.component.textfield.TextField;
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
@@ -26,8 +27,8 @@ import java.util.List;
 
 /**
  * One address ({@code address?address=jdbc:orders@shop/placed}): its numbers, the queued messages
- * (read only: headers and a bounded body preview), and — operators only — recovering expired leases
- * and purging the queue after typing the address.
+ * (read only: headers and a bounded body preview), and — operators only — recovering expired
+ * leases, purging the queue after typing the address, and sending a test message.
  */
 @Route(value = "address", layout = ConsoleLayout.class)
 @PageTitle("Address · Mailbox")
@@ -106,7 +107,9 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
       Button purge = new Button("Purge queue…", click -> confirmPurge());
       purge.setId("purge");
       purge.addThemeVariants(ButtonVariant.LUMO_ERROR);
-      actions.add(recover, purge);
+      Button test = new Button("Send test message…", click -> composeTestMessage());
+      test.setId("send-test");
+      actions.add(recover, purge, test);
     }
     refresh();
   }
@@ -139,6 +142,37 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
     long reclaimed = operations.recover(address).reclaimed();
     Notification.show(reclaimed + " expired lease(s) returned to the queue.");
     refresh();
+  }
+
+  private void composeTestMessage() {
+    TextArea body = new TextArea("Body");
+    body.setId("test-message-body");
+    body.setWidthFull();
+    body.setMaxLength(MailboxOperations.MAX_TEST_BODY);
+    body.setValue("{\"test\": true, \"sentAt\": \"" + java.time.Instant.now() + "\"}");
+    ConfirmDialog dialog = new ConfirmDialog();
+    dialog.setHeader("Send a test message to " + address);
+    dialog.setText("It is posted at once, marked with your name, and audited.");
+    dialog.add(body);
+    Button send =
+        new Button(
+            "Send",
+            click -> {
+              dialog.close();
+              accessControl.requireOperator("address.send-test");
+              try {
+                String id = operations.sendTestMessage(address, body.getValue());
+                Notification.show("Test message " + id + " sent.");
+              } catch (RuntimeException e) {
+                Notification.show(ConsoleText.refusal(e));
+              }
+              refresh();
+            });
+    send.setId("send-test-confirm");
+    send.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    dialog.setConfirmButton(send);
+    dialog.setCancelable(true);
+    dialog.open();
   }
 
   private void confirmPurge() {

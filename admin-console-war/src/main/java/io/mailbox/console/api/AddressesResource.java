@@ -6,6 +6,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.io.InputStream;
 
 /** Every mailbox at a glance, one mailbox, and what an operator does to one. */
 @Path("")
@@ -96,6 +98,26 @@ public class AddressesResource {
       @QueryParam("address") String address, @QueryParam("confirm") String confirm) {
     String target = Requests.confirmed(address, confirm);
     return Json.createObjectBuilder().add("removed", operations.purge(target)).build();
+  }
+
+  /**
+   * Posts a test message, body {@code {"address": "...", "body": "..."}} (1 to 65,536 characters of
+   * body), marked with the operator's name; audited.
+   */
+  @POST
+  @Path("addresses/test-message")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public JsonObject sendTestMessage(InputStream body) {
+    String expected = "{\"address\": \"...\", \"body\": \"...\"}";
+    JsonObject request = Requests.object(body, expected);
+    String address = Requests.string(request, "address", expected);
+    String text = Requests.string(request, "body", expected);
+    if (text.length() > MailboxOperations.MAX_TEST_BODY) {
+      throw ApiRefusal.invalid(
+          "body must be at most " + MailboxOperations.MAX_TEST_BODY + " characters");
+    }
+    String id = operations.sendTestMessage(Requests.required("address", address), text);
+    return Json.createObjectBuilder().add("address", address).add("messageId", id).build();
   }
 
   /** Read-only copies of the parked records of an address (bounded body previews). */

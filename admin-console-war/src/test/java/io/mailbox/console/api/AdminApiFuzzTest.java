@@ -95,6 +95,7 @@ class AdminApiFuzzTest {
     routes.put("GET addresses/leases", r -> addresses.leases(q.apply("address"), q.apply("limit")));
     routes.put(
         "POST addresses/purge", r -> addresses.purge(q.apply("address"), q.apply("confirm")));
+    routes.put("POST addresses/test-message", r -> addresses.sendTestMessage(body(r)));
     routes.put("GET parked", r -> addresses.parked(q.apply("address"), q.apply("limit")));
     routes.put(
         "DELETE parked",
@@ -149,6 +150,7 @@ class AdminApiFuzzTest {
                     "addresses/messages",
                     "addresses/leases",
                     "addresses/purge",
+                    "addresses/test-message",
                     "parked",
                     "outbox/rows",
                     "outbox/release",
@@ -260,6 +262,8 @@ class AdminApiFuzzTest {
                         + ",\"retry\":"
                         + retry
                         + ",\"perSecond\":"
+                        + rate
+                        + ",\"body\":"
                         + rate
                         + (address == null
                             ? ""

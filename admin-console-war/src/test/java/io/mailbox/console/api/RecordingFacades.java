@@ -48,6 +48,13 @@ final class RecordingFacades {
         }
 
         @Override
+        public String sendTestMessage(String address, String body) {
+          MailAddress.parse(address);
+          changes.add("sendTestMessage");
+          return "m-1";
+        }
+
+        @Override
         public int purge(String address) {
           MailAddress.parse(address);
           changes.add("purge");

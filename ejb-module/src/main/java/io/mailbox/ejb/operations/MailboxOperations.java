@@ -105,6 +105,38 @@ public class MailboxOperations {
         AuditedChange.Outcome::succeeded);
   }
 
+  /** The largest body of a test message, in characters. */
+  public static final int MAX_TEST_BODY = 65_536;
+
+  /** The header a test message carries, with the operator who sent it. */
+  public static final String TEST_MESSAGE_HEADER = "mailbox-test-message-by";
+
+  /**
+   * Posts a test message to {@code address} at once (outside any transaction), marked with {@value
+   * #TEST_MESSAGE_HEADER} and the operator; audited. Returns its message id.
+   */
+  @RolesAllowed(CallerRoles.OPERATOR)
+  public String sendTestMessage(String address, String body) {
+    if (body == null || body.isBlank() || body.length() > MAX_TEST_BODY) {
+      throw new MailboxException(
+          ErrorCode.INVALID_MESSAGE,
+          "A test message needs a body of 1 to " + MAX_TEST_BODY + " characters.");
+    }
+    String operator = caller();
+    return AuditedChange.run(
+        audit,
+        operator,
+        "address.send-test",
+        address,
+        () -> {
+          try (MailboxConnection connection = connections.getConnection()) {
+            return connection.post(
+                MailMessage.to(address).body(body).header(TEST_MESSAGE_HEADER, operator).build());
+          }
+        },
+        id -> AuditedChange.Outcome.succeeded(1));
+  }
+
   /**
    * The dead-letter addresses among the known addresses: those some known address gives up to.
    * Sorted.

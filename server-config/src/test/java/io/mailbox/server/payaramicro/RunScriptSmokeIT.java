@@ -371,7 +371,38 @@ class RunScriptSmokeIT {
       assertThat(browser.waitFor("address-numbers").getText()).contains("unread");
       assertThat(browser.has("recover")).isTrue();
       assertThat(browser.has("purge")).isTrue();
+      assertThat(browser.has("send-test")).isTrue();
     }
+  }
+
+  @Test
+  void anOperatorSendsATestMessageFromTheAddressViewAndItIsQueuedAndAudited() throws Exception {
+    String address = "jdbc://smoke@console/test-message";
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      signInAsOperator(browser);
+      browser.waitFor("navigation");
+      browser.open(url("/console/address?address=" + address));
+      browser.click("send-test");
+      browser.waitFor("test-message-body");
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/test-message.png"));
+      browser.click("send-test-confirm");
+      new org.openqa.selenium.support.ui.WebDriverWait(
+              browser.driver(), java.time.Duration.ofSeconds(20))
+          .until(d -> browser.waitFor("address-numbers").getText().contains("1 unread"));
+    }
+    String queued =
+        api(
+                new String[] {"GET", "/console/api/addresses/messages?address=" + address, null},
+                VIEWER,
+                VIEWER_PASSWORD)
+            .body();
+    assertThat(queued).contains("mailbox-test-message-by").contains(USERNAME);
+    assertThat(
+            api(new String[] {"GET", "/console/api/audit?limit=20", null}, VIEWER, VIEWER_PASSWORD)
+                .body())
+        .contains("\"action\":\"address.send-test\"")
+        .contains(address);
   }
 
   @Test
@@ -420,7 +451,8 @@ class RunScriptSmokeIT {
     assertThat(
             api(new String[] {"GET", "/console/api/audit?limit=100", null}, VIEWER, VIEWER_PASSWORD)
                 .body())
-        .contains("\"action\":\"deadletter.replay\"");
+        .contains("\"action\":\"deadletter.replay\"")
+        .contains("\"action\":\"address.send-test\"");
   }
 
   /**
@@ -572,6 +604,7 @@ class RunScriptSmokeIT {
       browser.waitFor("address-numbers");
       assertThat(browser.has("recover")).isFalse();
       assertThat(browser.has("purge")).isFalse();
+      assertThat(browser.has("send-test")).isFalse();
 
       browser.open(url("/console/dead-letters"));
       browser.waitFor("dead-letter-address");
@@ -714,6 +747,11 @@ class RunScriptSmokeIT {
           },
           new String[] {"POST", "/console/api/addresses/recover?address=" + INBOX, ""},
           new String[] {
+            "POST",
+            "/console/api/addresses/test-message",
+            "{\"address\":\"" + SCRATCH + "\",\"body\":\"{\\\"smoke\\\":true}\"}"
+          },
+          new String[] {
             "POST", "/console/api/outbox/release", "{\"ids\":[\"none\"],\"retry\":true}"
           },
           new String[] {"DELETE", "/console/api/parked?address=" + INBOX + "&key=none", null});
@@ -777,6 +815,7 @@ class RunScriptSmokeIT {
         .contains("\"action\":\"parked.purge\"")
         .contains("\"action\":\"address.purge\"")
         .contains("\"action\":\"deadletter.replay\"")
+        .contains("\"action\":\"address.send-test\"")
         .contains("\"actor\":\"" + USERNAME + "\"");
   }
 
@@ -794,12 +833,32 @@ class RunScriptSmokeIT {
             PASSWORD);
     HttpResponse<String> badLimit =
         api(new String[] {"GET", "/console/api/audit?limit=0", null}, VIEWER, VIEWER_PASSWORD);
+    HttpResponse<String> longTest =
+        api(
+            new String[] {
+              "POST",
+              "/console/api/addresses/test-message",
+              "{\"address\":\"" + SCRATCH + "\",\"body\":\"" + "x".repeat(65_537) + "\"}"
+            },
+            USERNAME,
+            PASSWORD);
+    HttpResponse<String> noTestBody =
+        api(
+            new String[] {
+              "POST", "/console/api/addresses/test-message", "{\"address\":\"" + SCRATCH + "\"}"
+            },
+            USERNAME,
+            PASSWORD);
 
     assertThat(malformed.statusCode()).isEqualTo(400);
     assertThat(malformed.body()).contains("\"code\":\"MBX-1001\"");
     assertThat(noIds.statusCode()).isEqualTo(400);
     assertThat(noIds.body()).contains("\"code\":\"MBX-4022\"");
     assertThat(badLimit.statusCode()).isEqualTo(400);
+    assertThat(longTest.statusCode()).isEqualTo(400);
+    assertThat(longTest.body()).contains("\"code\":\"MBX-4022\"").doesNotContain("xxxx");
+    assertThat(noTestBody.statusCode()).isEqualTo(400);
+    assertThat(noTestBody.body()).contains("\"code\":\"MBX-4022\"");
   }
 
   @Test
