@@ -27,9 +27,6 @@ final class StoreConflict {
           }
         }
       }
-      if (cause.getCause() == cause) {
-        break;
-      }
     }
     return false;
   }
