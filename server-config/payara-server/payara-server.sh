@@ -140,8 +140,11 @@ case "${MAILBOX_DATASOURCE:-h2}" in
       *\?*) ;;
       *) mariadb_url="$mariadb_url?connectTimeout=10000&socketTimeout=60000" ;;
     esac
+    # READ COMMITTED: at InnoDB's default REPEATABLE READ the relay's batch statements lock gaps
+    # the application inserts into, and the two deadlock (docs/outbox.md).
     asadmin set "resources.jdbc-connection-pool.MailboxMariaDbPool.property.url=$mariadb_url" \
-      "resources.jdbc-connection-pool.MailboxMariaDbPool.property.user=${MAILBOX_MARIADB_USER:-mailbox}" >/dev/null
+      "resources.jdbc-connection-pool.MailboxMariaDbPool.property.user=${MAILBOX_MARIADB_USER:-mailbox}" \
+      "resources.jdbc-connection-pool.MailboxMariaDbPool.transaction-isolation-level=read-committed" >/dev/null
     use_pool MailboxMariaDbPool mailbox-mariadb "${MAILBOX_MARIADB_PASSWORD:-}" ;;
   *) echo "MAILBOX_DATASOURCE must be h2, postgresql or mariadb" >&2; exit 2 ;;
 esac

@@ -105,22 +105,18 @@ public final class OutboxHealthCheck implements HealthCheck {
       return new HealthCheckResponse(
           NAME, Status.DOWN, Optional.of(Map.of("reasons", "store-unavailable")));
     }
-    return describe(
-        answer.value(),
-        relay.storeFailedWithin(RECENT_MILLIS),
-        relay.overlappedWithin(RECENT_MILLIS));
+    return describe(answer.value(), relay.concerns(RECENT_MILLIS));
   }
 
   static HealthCheckResponse describe(OutboxSummary summary) {
-    return describe(summary, false, false);
+    return describe(summary, List.of());
   }
 
   /**
-   * @param storeWriteFailing a local sweep could not use the table in the last five minutes
-   * @param relayOverlap a local sweep met another relay on a row in the last five minutes
+   * @param relayConcerns the local relay's reasons of the last five minutes ({@link
+   *     OutboxRelayService#concerns})
    */
-  static HealthCheckResponse describe(
-      OutboxSummary summary, boolean storeWriteFailing, boolean relayOverlap) {
+  static HealthCheckResponse describe(OutboxSummary summary, List<String> relayConcerns) {
     List<String> reasons = new ArrayList<>();
     if (summary.oldestPendingAge() != null
         && summary.oldestPendingAge().compareTo(OLD_PENDING) > 0) {
@@ -132,12 +128,7 @@ public final class OutboxHealthCheck implements HealthCheck {
     if (summary.parkedInbox() > 0) {
       reasons.add("parked-inbox-rows");
     }
-    if (storeWriteFailing) {
-      reasons.add("store-write-failing");
-    }
-    if (relayOverlap) {
-      reasons.add("relay-overlap");
-    }
+    reasons.addAll(relayConcerns);
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("pending", summary.pending());
     data.put("failed", summary.failed());

@@ -16,7 +16,10 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * Runs this application's relay on the server's managed scheduler: a sweep every interval, another
@@ -39,6 +43,10 @@ public class OutboxRelayService {
   private static final Logger LOG = Logger.getLogger(OutboxRelayService.class.getName());
 
   @Resource private ManagedScheduledExecutorService scheduler;
+
+  // The persistence unit's datasource (persistence.xml), asked once for its isolation.
+  @Resource(lookup = "java:comp/DefaultDataSource")
+  private DataSource dataSource;
 
   @Inject private MailboxConnectionFactory connections;
 
@@ -57,6 +65,7 @@ public class OutboxRelayService {
   private volatile long lastOverlapAt;
   private volatile long lastStoreFailureAt;
   private volatile boolean running;
+  private volatile boolean isolationLocksInserts;
   private OutboxRelay relay;
   private ScheduledFuture<?> sweeps;
   private ScheduledFuture<?> purges;
@@ -75,6 +84,7 @@ public class OutboxRelayService {
       LOG.info("Outbox relay disabled (" + OutboxConfig.RELAY_ENABLED + "=false)");
       return;
     }
+    checkIsolation();
     running = true;
     long interval = config.relayInterval().toMillis();
     sweeps =
@@ -114,17 +124,41 @@ public class OutboxRelayService {
     }
   }
 
-  /** Whether a sweep of this instance met another relay on a row within {@code windowMillis}. */
-  public boolean overlappedWithin(long windowMillis) {
-    return lastOverlapAt > 0 && System.currentTimeMillis() - lastOverlapAt <= windowMillis;
+  /**
+   * What an operator should look at about this instance's relay, as health reasons: {@code
+   * store-write-failing} (a sweep could not read or write the table within {@code windowMillis}),
+   * {@code relay-overlap} (a sweep met another relay on a row within it) and {@link
+   * StoreIsolation#CONCERN} (the database's isolation lets the relay block the application's
+   * inserts).
+   */
+  public List<String> concerns(long windowMillis) {
+    long now = System.currentTimeMillis();
+    List<String> concerns = new ArrayList<>();
+    if (lastStoreFailureAt > 0 && now - lastStoreFailureAt <= windowMillis) {
+      concerns.add("store-write-failing");
+    }
+    if (lastOverlapAt > 0 && now - lastOverlapAt <= windowMillis) {
+      concerns.add("relay-overlap");
+    }
+    if (isolationLocksInserts) {
+      concerns.add(StoreIsolation.CONCERN);
+    }
+    return concerns;
   }
 
-  /**
-   * Whether a sweep of this instance could not read or write the table within {@code windowMillis}.
-   */
-  public boolean storeFailedWithin(long windowMillis) {
-    return lastStoreFailureAt > 0
-        && System.currentTimeMillis() - lastStoreFailureAt <= windowMillis;
+  private void checkIsolation() {
+    try {
+      isolationLocksInserts = StoreIsolation.locksInsertGaps(dataSource);
+      if (isolationLocksInserts) {
+        LOG.warning(
+            "The outbox's MariaDB/MySQL datasource runs at REPEATABLE READ: the relay's batch"
+                + " statements can lock the gaps the application inserts into and deadlock its"
+                + " transactions. Set the pool's isolation to READ COMMITTED (docs/outbox.md).");
+      }
+    } catch (SQLException | RuntimeException e) {
+      // A database not up yet: the relay retries its sweeps; only this early warning is lost.
+      LOG.log(Level.INFO, "Could not read the outbox datasource's isolation: {0}", e.getMessage());
+    }
   }
 
   /** What the last local sweep did (for health), if any. */

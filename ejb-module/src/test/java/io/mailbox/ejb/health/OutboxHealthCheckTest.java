@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mailbox.ejb.operations.OutboxOperations.OutboxSummary;
 import java.time.Duration;
+import java.util.List;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponse.Status;
 import org.junit.jupiter.api.Test;
@@ -34,11 +35,15 @@ class OutboxHealthCheckTest {
   }
 
   @Test
-  void aFailingStoreAndARecentOverlapAreReasonsToo() {
+  void theRelaysConcernsFollowTheTablesReasons() {
     HealthCheckResponse response =
-        OutboxHealthCheck.describe(new OutboxSummary(0, 0, 0, null, 0), true, true);
+        OutboxHealthCheck.describe(
+            new OutboxSummary(0, 1, 0, null, 0),
+            List.of("store-write-failing", "relay-overlap", "isolation-locks-inserts"));
 
+    assertThat(response.getStatus()).isEqualTo(Status.UP);
     assertThat(response.getData().orElseThrow())
-        .containsEntry("reasons", "store-write-failing,relay-overlap");
+        .containsEntry(
+            "reasons", "failed-rows,store-write-failing,relay-overlap,isolation-locks-inserts");
   }
 }

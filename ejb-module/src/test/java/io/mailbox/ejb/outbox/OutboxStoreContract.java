@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -433,6 +434,71 @@ public abstract class OutboxStoreContract {
       assertThat(recording.firstPublishesByKey.get(key.getKey()))
           .as("first publishes of " + key.getKey() + " in write order")
           .isEqualTo(key.getValue());
+    }
+  }
+
+  /**
+   * A batch that is most of the table (the claim's plan may scan it) claimed and settled while an
+   * application transaction holds an inserted row and goes on inserting: the relay neither waits
+   * for that row nor blocks the next insert. On MariaDB at REPEATABLE READ the scan's next-key
+   * locks made the two wait on each other until InnoDB undid one (the CI failure behind {@link
+   * StoreIsolation}).
+   */
+  @Test
+  void aBatchStatementNeverWaitsForNorBlocksAnApplicationStillInserting() throws Exception {
+    List<String> ids = write(600, 40);
+    List<OutboxStore.Version> batch =
+        ids.subList(0, 500).stream().map(id -> new OutboxStore.Version(id, 0)).toList();
+    CountDownLatch inserted = new CountDownLatch(1);
+    CountDownLatch relayDone = new CountDownLatch(1);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    Future<Integer> application =
+        threads.submit(
+            () ->
+                database.inTransaction(
+                    em -> {
+                      em.persist(rows.create(PLACED, Json.createValue(-1), WriteOptions.none()));
+                      em.flush();
+                      inserted.countDown();
+                      await(relayDone);
+                      em.persist(rows.create(PLACED, Json.createValue(-2), WriteOptions.none()));
+                      em.flush();
+                      return 2;
+                    }));
+    assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
+    Future<List<Boolean>> relay =
+        threads.submit(
+            () -> {
+              OutboxStore store = store();
+              long lease = System.currentTimeMillis() + 30_000;
+              store.claimAll(batch, lease, "relay-a");
+              return store.markAllSent(
+                  batch.stream().map(row -> new OutboxStore.Version(row.id(), 1)).toList(),
+                  System.currentTimeMillis(),
+                  "relay-a");
+            });
+    try {
+      assertThat(relay.get(5, TimeUnit.SECONDS))
+          .as("the relay's claim and mark-sent with an application transaction open")
+          .hasSize(500)
+          .containsOnly(true);
+    } finally {
+      relayDone.countDown();
+    }
+    assertThat(application.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    threads.shutdown();
+    assertThat(store().count(OutboxStatus.SENT)).isEqualTo(500);
+    assertThat(store().count(OutboxStatus.PENDING)).isEqualTo(102);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the relay did not finish within 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 

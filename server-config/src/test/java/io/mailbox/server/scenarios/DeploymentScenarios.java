@@ -117,6 +117,9 @@ abstract class DeploymentScenarios {
       assertThat(ready.body().replaceAll("\\s", ""))
           .as("the adapter's check names its providers' reachability")
           .contains("\"provider.jdbc\":\"up\"");
+      assertThat(ready.body())
+          .as("the datasource at an isolation where the relay and inserts cannot deadlock")
+          .doesNotContain("isolation-locks-inserts");
     }
   }
 
