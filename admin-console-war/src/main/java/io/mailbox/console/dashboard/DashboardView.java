@@ -12,6 +12,9 @@ import com.vaadin.flow.router.Route;
 import com.vaadin.flow.shared.Registration;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.console.metrics.ServerMetrics;
+import io.mailbox.ejb.alerts.AlertBreach;
+import io.mailbox.ejb.alerts.AlertState;
 import io.mailbox.ejb.operations.MailboxOperations;
 import jakarta.ejb.EJBException;
 import jakarta.inject.Inject;
@@ -27,6 +30,9 @@ public class DashboardView extends VerticalLayout {
 
   private final MailboxOperations operations;
   private final BacklogHistory history;
+  private final ServerMetrics metrics;
+  private final AlertBanner alertBanner = new AlertBanner();
+  private AlertState.Report alerts;
   private final Grid<AddressRow> grid = new Grid<>(AddressRow.class, false);
   private final Span summary = new Span();
   private final com.vaadin.flow.component.textfield.TextField filter =
@@ -39,9 +45,12 @@ public class DashboardView extends VerticalLayout {
   private Registration polling;
 
   @Inject
-  public DashboardView(MailboxOperations operations, BacklogHistory history) {
+  public DashboardView(
+      MailboxOperations operations, BacklogHistory history, ServerMetrics metrics) {
     this.operations = operations;
     this.history = history;
+    this.metrics = metrics;
+    this.alerts = metrics.alerts();
     setSizeFull();
     H2 title = new H2("Mailboxes");
     title.getStyle().set("margin", "0");
@@ -51,7 +60,7 @@ public class DashboardView extends VerticalLayout {
     filter.setWidth("28rem");
     filter.setValueChangeMode(com.vaadin.flow.data.value.ValueChangeMode.LAZY);
     filter.addValueChangeListener(change -> show());
-    add(title, summary, filter, configureGrid());
+    add(title, summary, alertBanner, filter, configureGrid());
     summary.setId("summary");
     refresh();
   }
@@ -59,10 +68,10 @@ public class DashboardView extends VerticalLayout {
   private Grid<AddressRow> configureGrid() {
     grid.setId("addresses");
     grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_COMPACT);
-    grid.addColumn(AddressRow::address)
+    grid.addComponentColumn(this::addressCell)
         .setHeader("Address")
         .setKey("address")
-        .setSortable(true)
+        .setComparator(Comparator.comparing(AddressRow::address))
         .setAutoWidth(true)
         .setFlexGrow(3);
     grid.addColumn(AddressRow::provider)
@@ -76,6 +85,11 @@ public class DashboardView extends VerticalLayout {
         .setKey("state")
         .setSortable(true)
         .setComparator(Comparator.comparing(AddressRow::state));
+    grid.addComponentColumn(this::alertsCell)
+        .setHeader("Alerts")
+        .setKey("alerts")
+        .setAutoWidth(true)
+        .setComparator(Comparator.comparingInt(row -> alerts.at(row.address()).size()));
     grid.addColumn(AddressRow::unread)
         .setHeader("Unread")
         .setKey("unread")
@@ -157,6 +171,8 @@ public class DashboardView extends VerticalLayout {
         deadLetters = java.util.Set.copyOf(operations.deadLetterAddresses());
       }
       history.record(rows, Instant.now());
+      alerts = metrics.alerts();
+      alertBanner.show(alerts);
       show();
       summary.setText(SnapshotSummary.describe(snapshot));
       summary.getStyle().remove("color");
@@ -199,6 +215,27 @@ public class DashboardView extends VerticalLayout {
         };
     badge.getStyle().set("color", color).set("font-weight", attention ? "600" : "400");
     return badge;
+  }
+
+  /** The address, red while it breaches an alert rule. */
+  private Span addressCell(AddressRow row) {
+    Span address = new Span(row.address());
+    if (!alerts.at(row.address()).isEmpty()) {
+      address.getStyle().set("color", "var(--lumo-error-text-color)").set("font-weight", "600");
+    }
+    return address;
+  }
+
+  /** The rules the address breaches, by name ("parked, orders-backlog"), red; empty when none. */
+  private Span alertsCell(AddressRow row) {
+    Span names =
+        new Span(
+            alerts.at(row.address()).stream()
+                .map(AlertBreach::rule)
+                .distinct()
+                .collect(java.util.stream.Collectors.joining(", ")));
+    names.getStyle().set("color", "var(--lumo-error-text-color)");
+    return names;
   }
 
   private static String rootMessage(Throwable failure) {

@@ -5,8 +5,11 @@ import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.connector.api.Snapshot;
 import io.mailbox.console.health.ServerHealthChecks;
+import io.mailbox.ejb.alerts.AlertRules;
+import io.mailbox.ejb.alerts.AlertState;
 import io.mailbox.ejb.metrics.MicroProfileTraffic;
 import io.mailbox.ejb.metrics.TrafficReading;
+import io.mailbox.ejb.operations.MailboxOperations;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -22,13 +25,15 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The server's per-address metrics, read every {@link #INTERVAL} whether anyone polls or not: the
  * kernel's counters (from memory) and the gauges of the snapshot the readiness check keeps (one
  * store read serves both). Registered once per server, by the console war, like the health checks.
  * Exported on MicroProfile Metrics where the server has it ({@code /metrics} on Payara) and as
- * Prometheus text at {@code /api/metrics} on every server.
+ * Prometheus text at {@code /api/metrics} on every server. Each reading's snapshot is checked
+ * against the alert rules ({@link #alerts()}).
  */
 @ApplicationScoped
 public class ServerMetrics {
@@ -45,6 +50,10 @@ public class ServerMetrics {
   private ManagedScheduledExecutorService scheduler;
 
   private volatile TrafficReading reading = TrafficReading.empty();
+
+  // Read at start: a wrong rule (mailbox.alerts.*) fails the console's deployment with the key's
+  // name (MBX-1008) instead of leaving the alerts silently off.
+  private final AlertState alerts = new AlertState(AlertRules.from(ConfigProvider.getConfig()));
   private ScheduledFuture<?> refreshing;
 
   /** Starts reading with the application: live counters without a scrape or a health poll. */
@@ -77,21 +86,36 @@ public class ServerMetrics {
 
   private synchronized TrafficReading refresh() {
     List<AddressTraffic> traffic;
+    Optional<Snapshot> fresh;
     try (MailboxConnection connection = connections.getConnection()) {
       traffic = connection.traffic();
+      // The outbox gauges (pending rows, oldest pending) are written by the outbox check's probe:
+      // started here too, they are live as well, not as old as the last health poll.
+      checks.outboxReadiness().warmUp();
+      fresh = checks.adapterReadiness().snapshot();
+      // The alert rules see every snapshot the readiness probe takes (one store read serves both).
+      fresh.ifPresent(
+          taken ->
+              alerts.observe(
+                  alerts
+                      .rules()
+                      .breaches(taken, MailboxOperations.deadLetterAddresses(connection, taken)),
+                  taken.takenAt()));
     }
-    // The outbox gauges (pending rows, oldest pending) are written by the outbox check's probe:
-    // started here too, they are live as well, not as old as the last health poll.
-    checks.outboxReadiness().warmUp();
     TrafficReading previous = reading;
-    Optional<Snapshot> snapshot = checks.adapterReadiness().snapshot().or(previous::snapshot);
     TrafficReading next =
-        TrafficReading.of(traffic, snapshot, previous)
-            .withOutbox(checks.outboxReadiness().summary().or(previous::outbox));
+        TrafficReading.of(traffic, fresh.or(previous::snapshot), previous)
+            .withOutbox(checks.outboxReadiness().summary().or(previous::outbox))
+            .withAlerts(alerts.report());
     reading = next;
     if (microProfile.isResolvable()) {
       microProfile.get().publish(next);
     }
     return next;
+  }
+
+  /** The alert rules' newest report (no breaches before the first reading). */
+  public AlertState.Report alerts() {
+    return alerts.report();
   }
 }

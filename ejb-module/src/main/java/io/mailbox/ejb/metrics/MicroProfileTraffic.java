@@ -2,6 +2,7 @@ package io.mailbox.ejb.metrics;
 
 import io.mailbox.connector.api.AddressTraffic;
 import io.mailbox.connector.api.ProviderState;
+import io.mailbox.ejb.alerts.AlertState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.HashMap;
@@ -59,6 +60,7 @@ public class MicroProfileTraffic {
         }
       }
     }
+    reading.alerts().ifPresent(this::publishAlerts);
     for (ProviderState provider : reading.providers()) {
       String scheme = provider.scheme();
       if (gauges.add(AddressGauge.PROVIDER_REACHABLE + " " + scheme)) {
@@ -67,6 +69,37 @@ public class MicroProfileTraffic {
             this,
             self -> self.current.reachability(scheme),
             new Tag("provider", scheme));
+      }
+    }
+  }
+
+  /**
+   * The alert rules' breaches: the counter adds what began since the reading before, the gauge
+   * reads the newest report when scraped.
+   */
+  private void publishAlerts(AlertState.Report report) {
+    for (Map.Entry<String, Long> begun : report.begun().entrySet()) {
+      String key = AlertGauge.BEGUN.metricName() + " " + begun.getKey();
+      long before = exported.getOrDefault(key, -1L);
+      if (begun.getValue() > before) {
+        registry
+            .counter(
+                metadata(AlertGauge.BEGUN.metricName(), AlertGauge.BEGUN.help()),
+                new Tag("rule", begun.getKey()))
+            .inc(begun.getValue() - Math.max(0, before));
+        exported.put(key, begun.getValue());
+      }
+      String rule = begun.getKey();
+      if (gauges.add(AlertGauge.ACTIVE.metricName() + " " + rule)) {
+        registry.gauge(
+            metadata(AlertGauge.ACTIVE.metricName(), AlertGauge.ACTIVE.help()),
+            this,
+            self ->
+                self.current
+                    .alerts()
+                    .map(alerts -> alerts.activeByRule().getOrDefault(rule, 0L))
+                    .orElse(0L),
+            new Tag("rule", rule));
       }
     }
   }

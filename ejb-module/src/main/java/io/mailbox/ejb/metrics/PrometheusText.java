@@ -54,6 +54,24 @@ public final class PrometheusText {
                     .append('\n');
               }
             });
+    reading
+        .alerts()
+        .ifPresent(
+            report -> {
+              for (AlertGauge gauge : AlertGauge.values()) {
+                header(text, gauge.metricName(), gauge.help(), gauge.type());
+                gauge
+                    .of(report)
+                    .forEach(
+                        (rule, value) ->
+                            text.append(gauge.metricName())
+                                .append("{rule=\"")
+                                .append(escape(rule))
+                                .append("\"} ")
+                                .append(value)
+                                .append('\n'));
+              }
+            });
     return text.toString();
   }
 

@@ -5,6 +5,7 @@ import io.mailbox.connector.api.AddressTraffic;
 import io.mailbox.connector.api.ProviderState;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.ejb.alerts.AlertState;
 import io.mailbox.ejb.operations.OutboxOperations.OutboxSummary;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,8 @@ import java.util.Optional;
  * @param publishLatencySeconds by {@link #key}: the mean time of a post since the reading before
  * @param statuses the snapshot's addresses by name
  * @param outbox the outbox and inbox tables' counts, when their probe answered within its bound
+ * @param alerts the alert rules' active breaches and the breaches begun, per rule ({@link
+ *     AlertState})
  */
 public record TrafficReading(
     Instant takenAt,
@@ -31,7 +34,8 @@ public record TrafficReading(
     Optional<Snapshot> snapshot,
     Map<String, Double> publishLatencySeconds,
     Map<String, AddressStatus> statuses,
-    Optional<OutboxSummary> outbox) {
+    Optional<OutboxSummary> outbox,
+    Optional<AlertState.Report> alerts) {
 
   /** Overdue copies as a provider reports them, when it can tell ({@code <scheme>.<key>}). */
   static final String OVERDUE_EXTENSION = "overdueInFlightCount";
@@ -39,7 +43,13 @@ public record TrafficReading(
   /** The reading before any was taken. */
   public static TrafficReading empty() {
     return new TrafficReading(
-        Instant.EPOCH, List.of(), Optional.empty(), Map.of(), Map.of(), Optional.empty());
+        Instant.EPOCH,
+        List.of(),
+        Optional.empty(),
+        Map.of(),
+        Map.of(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** A reading taken now, its latencies measured against {@code previous}. */
@@ -68,12 +78,20 @@ public record TrafficReading(
         snapshot,
         Map.copyOf(latency),
         Map.copyOf(statuses),
+        Optional.empty(),
         Optional.empty());
   }
 
   /** This reading with the outbox tables' counts ({@link OutboxGauge}). */
   public TrafficReading withOutbox(Optional<OutboxSummary> summary) {
-    return new TrafficReading(takenAt, traffic, snapshot, publishLatencySeconds, statuses, summary);
+    return new TrafficReading(
+        takenAt, traffic, snapshot, publishLatencySeconds, statuses, summary, alerts);
+  }
+
+  /** This reading with the alert rules' report ({@link AlertGauge}). */
+  public TrafficReading withAlerts(AlertState.Report report) {
+    return new TrafficReading(
+        takenAt, traffic, snapshot, publishLatencySeconds, statuses, outbox, Optional.of(report));
   }
 
   /** How old this reading is. */

@@ -143,18 +143,26 @@ public class MailboxOperations {
    */
   public List<String> deadLetterAddresses() {
     try (MailboxConnection connection = connections.getConnection()) {
-      Set<String> known = new TreeSet<>();
-      connection.snapshot().addresses().forEach(a -> known.add(a.address().toString()));
-      Set<String> deadLetters = new TreeSet<>();
-      for (String address : known) {
-        connection
-            .deadLetterTopic(address)
-            .filter(known::contains)
-            .filter(topic -> !topic.equals(address))
-            .ifPresent(deadLetters::add);
-      }
-      return List.copyOf(deadLetters);
+      return List.copyOf(deadLetterAddresses(connection, connection.snapshot()));
     }
+  }
+
+  /**
+   * The addresses of {@code snapshot} where another of its addresses' dead letters go, sorted: what
+   * the dead-letter view lists and where the alert rules count dead letters.
+   */
+  public static Set<String> deadLetterAddresses(MailboxConnection connection, Snapshot snapshot) {
+    Set<String> known = new TreeSet<>();
+    snapshot.addresses().forEach(a -> known.add(a.address().toString()));
+    Set<String> deadLetters = new TreeSet<>();
+    for (String address : known) {
+      connection
+          .deadLetterTopic(address)
+          .filter(known::contains)
+          .filter(topic -> !topic.equals(address))
+          .ifPresent(deadLetters::add);
+    }
+    return deadLetters;
   }
 
   /** What a replay did. */

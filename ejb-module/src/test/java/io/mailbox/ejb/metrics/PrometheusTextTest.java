@@ -9,7 +9,12 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.ProviderState;
 import io.mailbox.connector.api.Reachability;
 import io.mailbox.connector.api.Snapshot;
+import io.mailbox.ejb.alerts.AlertBreach;
+import io.mailbox.ejb.alerts.AlertMeasure;
+import io.mailbox.ejb.alerts.AlertRules;
+import io.mailbox.ejb.alerts.AlertState;
 import io.mailbox.ejb.operations.OutboxOperations.OutboxSummary;
+import io.mailbox.ejb.testsupport.MapConfig;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -136,5 +141,23 @@ class PrometheusTextTest {
   void labelValuesAreEscapedSoAnAddressCannotForgeASample() {
     assertThat(PrometheusText.escape("a\"b\\c\nmailbox_posted_total 1"))
         .isEqualTo("a\\\"b\\\\c\\nmailbox_posted_total 1");
+  }
+
+  @Test
+  void theAlertRulesActiveAndBegunBreachesAreWrittenPerRule() {
+    AlertState alerts = new AlertState(AlertRules.from(new MapConfig(Map.of())));
+    alerts.observe(
+        List.of(new AlertBreach("parked", ORDERS, AlertMeasure.PARKED, 2, 0)), Instant.now());
+    TrafficReading reading =
+        TrafficReading.of(List.of(), Optional.empty(), TrafficReading.empty())
+            .withAlerts(alerts.report());
+
+    assertThat(PrometheusText.render(reading))
+        .contains("# TYPE mailbox_alerts_active gauge")
+        .contains("mailbox_alerts_active{rule=\"parked\"} 1\n")
+        .contains("mailbox_alerts_active{rule=\"dead-letters\"} 0\n")
+        .contains("# TYPE mailbox_alert_breaches_total counter")
+        .contains("mailbox_alert_breaches_total{rule=\"parked\"} 1\n")
+        .contains("mailbox_alert_breaches_total{rule=\"overdue-leases\"} 0\n");
   }
 }

@@ -5,14 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.ejb.testsupport.MapConfig;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.ConfigValue;
-import org.eclipse.microprofile.config.spi.ConfigSource;
-import org.eclipse.microprofile.config.spi.Converter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -71,44 +66,5 @@ class OutboxConfigTest {
     assertThat(config.relaySettings().maxAttempts()).isEqualTo(3);
     assertThat(config.relaySettings().retainSent()).isZero();
     assertThat(config.inboxRetention()).isEqualTo(Duration.ofHours(24));
-  }
-
-  /** Just enough of a MicroProfile Config for OutboxConfig: text values from a map. */
-  private record MapConfig(Map<String, String> values) implements Config {
-    @Override
-    public <T> Optional<T> getOptionalValue(String name, Class<T> type) {
-      Function<String, Object> convert = type == Boolean.class ? Boolean::valueOf : text -> text;
-      return Optional.ofNullable(values.get(name)).map(convert).map(type::cast);
-    }
-
-    @Override
-    public <T> T getValue(String name, Class<T> type) {
-      return getOptionalValue(name, type).orElseThrow();
-    }
-
-    @Override
-    public ConfigValue getConfigValue(String name) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Iterable<String> getPropertyNames() {
-      return values.keySet();
-    }
-
-    @Override
-    public Iterable<ConfigSource> getConfigSources() {
-      return java.util.List.of();
-    }
-
-    @Override
-    public <T> Optional<Converter<T>> getConverter(Class<T> type) {
-      return Optional.empty();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) {
-      throw new UnsupportedOperationException();
-    }
   }
 }

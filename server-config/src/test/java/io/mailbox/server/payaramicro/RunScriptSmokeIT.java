@@ -57,6 +57,7 @@ class RunScriptSmokeIT {
 
   private static int port;
   private static int amqpPort;
+  private static final String ALERTED = "jdbc://smoke@console/alerts";
   private static long pid;
   private static String scriptOutput;
 
@@ -85,7 +86,14 @@ class RunScriptSmokeIT {
                 "MAILBOX_USER_SMOKE_VIEWER_PASSWORD",
                 VIEWER_PASSWORD,
                 "MAILBOX_AMQP_URI",
-                amqpUri()));
+                amqpUri(),
+                // An alert rule set as an operator sets one in a container: environment variables.
+                "MAILBOX_ALERTS_RULES",
+                "smoke-backlog",
+                "MAILBOX_ALERTS_SMOKE_BACKLOG_ADDRESSES",
+                ALERTED + "*",
+                "MAILBOX_ALERTS_SMOKE_BACKLOG_BACKLOG",
+                "2"));
     pid = started.pid();
     scriptOutput = started.output();
   }
@@ -403,6 +411,111 @@ class RunScriptSmokeIT {
                 .body())
         .contains("\"action\":\"address.send-test\"")
         .contains(address);
+  }
+
+  @Test
+  void aBacklogOverItsAlertRuleShowsOnTheDashboardInReadinessAndInTheMetricsUntilPurged()
+      throws Exception {
+    for (int i = 0; i < 3; i++) {
+      String body = "{\"address\":\"" + ALERTED + "\",\"body\":\"alert " + i + "\"}";
+      assertThat(
+              api(
+                      new String[] {"POST", "/console/api/addresses/test-message", body},
+                      USERNAME,
+                      PASSWORD)
+                  .statusCode())
+          .isEqualTo(200);
+    }
+    String alerts = awaitAlerts(body -> body.contains("\"address\":\"" + ALERTED + "\""));
+    assertThat(alerts)
+        .contains(
+            "{\"name\":\"smoke-backlog\",\"addresses\":\""
+                + ALERTED
+                + "*\",\"limits\":{\"backlog\":2}}")
+        .contains(
+            "\"rule\":\"smoke-backlog\",\"address\":\""
+                + ALERTED
+                + "\",\"measure\":\"backlog\",\"value\":3,\"limit\":2");
+    HttpResponse<String> ready = get("/health/ready");
+    assertThat(ready.body())
+        .as("readiness names the rule, never the address (it is public)")
+        .contains("threshold:smoke-backlog")
+        .doesNotContain("smoke@console/alerts");
+    assertThat(ready.statusCode())
+        .as("an alert does not take the server out of service")
+        .isEqualTo(200);
+    String metrics =
+        api(new String[] {"GET", "/console/api/metrics", null}, VIEWER, VIEWER_PASSWORD).body();
+    assertThat(metrics)
+        .contains("mailbox_alerts_active{rule=\"smoke-backlog\"} 1\n")
+        .contains("mailbox_alert_breaches_total{rule=\"smoke-backlog\"} 1\n");
+    String application = get("/metrics?scope=application").body();
+    assertThat(sample(application, "mailbox_alerts_active", "rule=\"smoke-backlog\""))
+        .as(application)
+        .isEqualTo(1.0);
+    assertThat(sample(application, "mailbox_alert_breaches_total", "rule=\"smoke-backlog\""))
+        .isEqualTo(1.0);
+    assertJsonRefusal(
+        call(
+            "GET",
+            "/console/api/alerts?limit=0",
+            null,
+            null,
+            "Authorization",
+            basic(VIEWER, VIEWER_PASSWORD)),
+        400,
+        "MBX-4022",
+        null);
+
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      signInAsOperator(browser);
+      browser.waitFor("addresses");
+      browser.type("address-filter", "smoke@console");
+      browser.waitForGridCell(ALERTED);
+      new org.openqa.selenium.support.ui.WebDriverWait(
+              browser.driver(), java.time.Duration.ofSeconds(20))
+          .until(
+              d ->
+                  browser
+                      .waitFor("alerts-active")
+                      .getText()
+                      .contains("smoke-backlog: " + ALERTED + " has backlog 3 > 2"));
+      assertThat(browser.waitFor("alerts-headline").getText()).contains("alert");
+      assertThat(browser.gridCells()).contains("smoke-backlog");
+      browser.click("alert-rules-details");
+      assertThat(browser.waitFor("alert-rules").getText())
+          .contains("smoke-backlog: " + ALERTED + "* — backlog > 2");
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/alerts.png"));
+    }
+
+    assertThat(
+            api(
+                    new String[] {
+                      "POST",
+                      "/console/api/addresses/purge?address=" + ALERTED + "&confirm=" + ALERTED,
+                      ""
+                    },
+                    USERNAME,
+                    PASSWORD)
+                .statusCode())
+        .isEqualTo(200);
+    String after = awaitAlerts(body -> !body.contains("\"address\":\"" + ALERTED + "\""));
+    assertThat(after).as("the breach ended; it began once").contains("\"smoke-backlog\":1");
+  }
+
+  /** The admin API's alerts once {@code wanted} holds (the server reads them every 5 s). */
+  private static String awaitAlerts(java.util.function.Predicate<String> wanted) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
+    String body = "";
+    while (System.nanoTime() < deadline) {
+      body = api(new String[] {"GET", "/console/api/alerts", null}, VIEWER, VIEWER_PASSWORD).body();
+      if (wanted.test(body)) {
+        return body;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("the alerts never matched within 45 s: " + body);
   }
 
   @Test
@@ -732,6 +845,7 @@ class RunScriptSmokeIT {
           new String[] {"GET", "/console/api/addresses/messages?address=" + INBOX, null},
           new String[] {"GET", "/console/api/addresses/leases?address=" + INBOX, null},
           new String[] {"GET", "/console/api/deadletters", null},
+          new String[] {"GET", "/console/api/alerts?limit=5", null},
           new String[] {"GET", "/console/api/inbox/parked", null},
           new String[] {
             "POST", "/console/api/inbox/release", "{\"ids\":[\"none\"],\"retry\":false}"
