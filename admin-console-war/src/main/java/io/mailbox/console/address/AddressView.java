@@ -6,7 +6,6 @@ import com.vaadin.flow.component.confirmdialog.ConfirmDialog;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.grid.GridVariant;
 import com.vaadin.flow.component.html.H2;
-import com.vaadin.flow.component.html.Pre;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.notification.Notification;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
@@ -22,13 +21,15 @@ import io.mailbox.console.layout.ConsoleLayout;
 import io.mailbox.console.layout.ConsoleText;
 import io.mailbox.console.security.ConsoleAccessControl;
 import io.mailbox.ejb.operations.MailboxOperations;
+import io.mailbox.ejb.operations.MessageOperations;
 import jakarta.inject.Inject;
 import java.util.List;
 
 /**
  * One address ({@code address?address=jdbc:orders@shop/placed}): its numbers, the queued messages
- * (read only: headers and a bounded body preview), and — operators only — recovering expired
- * leases, purging the queue after typing the address, and sending a test message.
+ * (a bounded body preview; a selected one opens in full in a {@link MessagePanel}), and — operators
+ * only — recovering expired leases, purging the queue after typing the address, and sending a test
+ * message.
  */
 @Route(value = "address", layout = ConsoleLayout.class)
 @PageTitle("Address · Mailbox")
@@ -40,24 +41,22 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
   private final H2 title = new H2();
   private final Span numbers = new Span();
   private final Grid<QueuedMessage> grid = new Grid<>(QueuedMessage.class, false);
-  private final Pre details = new Pre();
+  private final MessagePanel panel;
   private final Grid<io.mailbox.connector.api.InFlightCopy> leases =
       new Grid<>(io.mailbox.connector.api.InFlightCopy.class, false);
   private final HorizontalLayout actions = new HorizontalLayout();
   private String address;
 
   @Inject
-  public AddressView(MailboxOperations operations, ConsoleAccessControl accessControl) {
+  public AddressView(
+      MailboxOperations operations,
+      MessageOperations messages,
+      ConsoleAccessControl accessControl) {
     this.operations = operations;
     this.accessControl = accessControl;
+    this.panel = new MessagePanel(messages, accessControl, this::refresh);
     setSizeFull();
     numbers.setId("address-numbers");
-    details.setId("message-details");
-    details
-        .getStyle()
-        .set("white-space", "pre-wrap")
-        .set("max-height", "14rem")
-        .set("overflow", "auto");
     grid.setId("queued-messages");
     grid.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_COMPACT);
     grid.addColumn(QueuedMessage::id).setHeader("Message id").setFlexGrow(2);
@@ -66,9 +65,16 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
     grid.addColumn(QueuedMessage::preview).setHeader("Body").setFlexGrow(4);
     grid.asSingleSelect()
         .addValueChangeListener(
-            change ->
-                details.setText(change.getValue() == null ? "" : change.getValue().details()));
+            change -> {
+              if (change.getValue() == null) {
+                panel.setVisible(false);
+              } else {
+                panel.show(address, change.getValue().key());
+              }
+            });
     grid.setWidthFull();
+    // Room for a few rows above an opened message, which takes the rest of the page.
+    grid.setMinHeight("12rem");
     leases.setId("in-flight");
     leases.addThemeVariants(GridVariant.LUMO_ROW_STRIPES, GridVariant.LUMO_COMPACT);
     leases
@@ -88,7 +94,7 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
         .setHeader("Lease ends");
     leases.setAllRowsVisible(true);
     leases.setWidthFull();
-    add(title, numbers, actions, grid, details, leases);
+    add(title, numbers, actions, grid, panel, leases);
   }
 
   @Override
@@ -115,7 +121,7 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
   }
 
   private void refresh() {
-    details.setText("");
+    panel.setVisible(false);
     try {
       AddressStatus status = operations.status(address);
       numbers.setText(QueuedMessage.numbers(status));

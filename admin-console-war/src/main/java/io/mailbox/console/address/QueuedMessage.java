@@ -5,16 +5,16 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 
 /** One queued message as the address view shows it; never the whole body. */
-record QueuedMessage(String id, String sentAt, String round, String preview, String details) {
+record QueuedMessage(String id, String key, String sentAt, String round, String preview) {
   static final int PREVIEW_CHARS = 120;
 
   static QueuedMessage of(MailMessage message) {
     return new QueuedMessage(
         message.id(),
+        message.sendId().orElse(""),
         message.header(SystemHeaders.SENT_AT).orElse(""),
         message.header(SystemHeaders.ROUND).orElse("0"),
-        cut(message.body().replaceAll("\\s+", " "), PREVIEW_CHARS),
-        io.mailbox.console.layout.ConsoleText.details(message));
+        cut(message.body().replaceAll("\\s+", " "), PREVIEW_CHARS));
   }
 
   /** The address's numbers in one line. */

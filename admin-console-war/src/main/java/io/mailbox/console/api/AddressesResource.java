@@ -2,10 +2,12 @@ package io.mailbox.console.api;
 
 import io.mailbox.connector.api.RecoverResult;
 import io.mailbox.ejb.operations.MailboxOperations;
+import io.mailbox.ejb.operations.MessageOperations;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -22,6 +24,7 @@ import java.io.InputStream;
 @Produces(MediaType.APPLICATION_JSON)
 public class AddressesResource {
   @EJB MailboxOperations operations;
+  @EJB MessageOperations messages;
 
   /** The status of every address of every provider. */
   @GET
@@ -60,6 +63,59 @@ public class AddressesResource {
                 operations.peek(Requests.required("address", address), Requests.limit(limit, 50)),
                 JsonViews::message))
         .build();
+  }
+
+  /**
+   * One queued message in full ({@code ?address=...&key=...}): every header and the whole body;
+   * {@code {"found": false}} when it is no longer queued.
+   */
+  @GET
+  @Path("addresses/message")
+  public JsonObject message(@QueryParam("address") String address, @QueryParam("key") String key) {
+    return messages
+        .find(Requests.required("address", address), Requests.required("key", key))
+        .map(
+            message ->
+                Json.createObjectBuilder(JsonViews.message(message))
+                    .remove("bodyPreview")
+                    .add("found", true)
+                    .add("body", message.body())
+                    .build())
+        .orElseGet(() -> Json.createObjectBuilder().add("found", false).build());
+  }
+
+  /**
+   * Moves one queued message, body {@code {"address": "...", "key": "...", "target": "..."}}: a
+   * copy is posted to the target, then the original removed; audited.
+   */
+  @POST
+  @Path("addresses/messages/move")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public JsonObject move(InputStream body) {
+    String expected = "{\"address\": \"...\", \"key\": \"...\", \"target\": \"...\"}";
+    JsonObject request = Requests.object(body, expected);
+    MessageOperations.MoveResult moved =
+        messages.move(
+            Requests.string(request, "address", expected),
+            Requests.string(request, "key", expected),
+            Requests.string(request, "target", expected));
+    JsonObjectBuilder answer =
+        Json.createObjectBuilder()
+            .add("found", moved.found())
+            .add("originalRemoved", moved.originalRemoved());
+    if (moved.copyId() != null) {
+      answer.add("copyId", moved.copyId());
+    }
+    return answer.build();
+  }
+
+  /** Deletes one queued message ({@code ?address=...&key=...}; the key is required); audited. */
+  @DELETE
+  @Path("addresses/messages")
+  public JsonObject delete(@QueryParam("address") String address, @QueryParam("key") String key) {
+    int removed =
+        messages.delete(Requests.required("address", address), Requests.required("key", key));
+    return Json.createObjectBuilder().add("removed", removed).build();
   }
 
   /** The copies handed out under a lease and not settled, with when their lease ends. */

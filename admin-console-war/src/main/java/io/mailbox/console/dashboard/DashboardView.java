@@ -88,7 +88,7 @@ public class DashboardView extends VerticalLayout {
     grid.addComponentColumn(this::alertsCell)
         .setHeader("Alerts")
         .setKey("alerts")
-        .setAutoWidth(true)
+        .setWidth("8rem")
         .setComparator(Comparator.comparingInt(row -> alerts.at(row.address()).size()));
     grid.addColumn(AddressRow::unread)
         .setHeader("Unread")

@@ -79,6 +79,7 @@ class AdminApiFuzzTest {
   private static Object dispatch(Request request, RecordingFacades facades) {
     AddressesResource addresses = new AddressesResource();
     addresses.operations = facades.mailbox;
+    addresses.messages = facades.messages;
     OutboxResource outbox = new OutboxResource();
     outbox.operations = facades.outbox;
     InboxResource inbox = new InboxResource();
@@ -96,6 +97,10 @@ class AdminApiFuzzTest {
     routes.put(
         "POST addresses/purge", r -> addresses.purge(q.apply("address"), q.apply("confirm")));
     routes.put("POST addresses/test-message", r -> addresses.sendTestMessage(body(r)));
+    routes.put("GET addresses/message", r -> addresses.message(q.apply("address"), q.apply("key")));
+    routes.put("POST addresses/messages/move", r -> addresses.move(body(r)));
+    routes.put(
+        "DELETE addresses/messages", r -> addresses.delete(q.apply("address"), q.apply("key")));
     routes.put("GET parked", r -> addresses.parked(q.apply("address"), q.apply("limit")));
     routes.put(
         "DELETE parked",
@@ -151,6 +156,8 @@ class AdminApiFuzzTest {
                     "addresses/leases",
                     "addresses/purge",
                     "addresses/test-message",
+                    "addresses/message",
+                    "addresses/messages/move",
                     "parked",
                     "outbox/rows",
                     "outbox/release",
@@ -267,7 +274,10 @@ class AdminApiFuzzTest {
                         + rate
                         + (address == null
                             ? ""
-                            : ",\"address\":" + jakarta.json.Json.createValue(address)));
+                            : ",\"address\":" + jakarta.json.Json.createValue(address))
+                        + (rate.startsWith("\"")
+                            ? ",\"key\":" + rate + ",\"target\":\"mem:" + MARK + "@shop/out\""
+                            : ""));
     Arbitrary<String> text =
         Arbitraries.frequencyOf(
             Tuple.of(6, json.map(j -> j + "}")),

@@ -10,6 +10,7 @@ import io.mailbox.ejb.audit.AuditEntry;
 import io.mailbox.ejb.audit.AuditLog;
 import io.mailbox.ejb.inbox.InboxRow;
 import io.mailbox.ejb.operations.MailboxOperations;
+import io.mailbox.ejb.operations.MessageOperations;
 import io.mailbox.ejb.operations.OutboxOperations;
 import io.mailbox.ejb.outbox.OutboxRow;
 import io.mailbox.ejb.outbox.OutboxStatus;
@@ -83,6 +84,40 @@ final class RecordingFacades {
           MailAddress.parse(address);
           changes.add("purgeParked");
           return 0;
+        }
+      };
+
+  final MessageOperations messages =
+      new MessageOperations() {
+        @Override
+        public java.util.Optional<MailMessage> find(String address, String key) {
+          MailAddress.parse(address);
+          requireKey(key);
+          return java.util.Optional.empty();
+        }
+
+        @Override
+        public MoveResult move(String address, String key, String target) {
+          if (MailAddress.parse(address).equals(MailAddress.parse(target))) {
+            throw new MailboxException(ErrorCode.INVALID_REQUEST, "same address");
+          }
+          requireKey(key);
+          changes.add("move");
+          return new MoveResult(false, null, false);
+        }
+
+        @Override
+        public int delete(String address, String key) {
+          MailAddress.parse(address);
+          requireKey(key);
+          changes.add("delete");
+          return 0;
+        }
+
+        private void requireKey(String key) {
+          if (key == null || key.isBlank()) {
+            throw new MailboxException(ErrorCode.INVALID_REQUEST, "no key");
+          }
         }
       };
 

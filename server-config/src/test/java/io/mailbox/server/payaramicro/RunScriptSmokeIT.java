@@ -17,6 +17,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -519,6 +520,112 @@ class RunScriptSmokeIT {
   }
 
   @Test
+  void anOperatorOpensAQueuedMessageInFullMovesItAndDeletesAnother() throws Exception {
+    String from = "jdbc://smoke@console/detail";
+    String to = "jdbc://smoke@console/held";
+    String order = "{\"order\":\"o-42\",\"items\":[{\"sku\":\"book\",\"quantity\":2}]}";
+    for (String body : List.of(order, "plain text, not JSON")) {
+      String request =
+          "{\"address\":\"" + from + "\",\"body\":" + jakarta.json.Json.createValue(body) + "}";
+      assertThat(
+              api(
+                      new String[] {"POST", "/console/api/addresses/test-message", request},
+                      USERNAME,
+                      PASSWORD)
+                  .statusCode())
+          .isEqualTo(200);
+    }
+    jakarta.json.JsonArray listed =
+        jakarta.json.Json.createReader(
+                new java.io.StringReader(
+                    api(
+                            new String[] {
+                              "GET", "/console/api/addresses/messages?address=" + from, null
+                            },
+                            VIEWER,
+                            VIEWER_PASSWORD)
+                        .body()))
+            .readObject()
+            .getJsonArray("messages");
+    assertThat(listed).hasSize(2);
+    jakarta.json.JsonObject json = listed.getJsonObject(0);
+    jakarta.json.JsonObject text = listed.getJsonObject(1);
+    assertThat(json.getString("bodyPreview")).isEqualTo(order);
+    String full =
+        api(
+                new String[] {
+                  "GET",
+                  "/console/api/addresses/message?address="
+                      + from
+                      + "&key="
+                      + json.getString("key"),
+                  null
+                },
+                VIEWER,
+                VIEWER_PASSWORD)
+            .body();
+    assertThat(full)
+        .contains("\"found\":true")
+        .contains("\"body\":" + jakarta.json.Json.createValue(order))
+        .contains("mailbox-test-message-by");
+
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      signInAsOperator(browser);
+      browser.waitFor("navigation");
+      browser.open(url("/console/address?address=" + from));
+      browser.waitFor("queued-messages");
+      browser.clickGridCell(json.getString("id"));
+      assertThat(browser.waitFor("message-body").getText())
+          .as("the JSON body indented")
+          .contains("\"order\": \"o-42\"")
+          .contains("\n");
+      assertThat(browser.waitFor("message-headers").getText()).contains("mailbox-test-message-by");
+      assertThat(browser.has("copy-body")).isTrue();
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/message.png"));
+      browser.click("move-message");
+      browser.type("move-target", to);
+      browser.click("move-confirm");
+      new org.openqa.selenium.support.ui.WebDriverWait(
+              browser.driver(), java.time.Duration.ofSeconds(20))
+          .until(d -> browser.waitFor("address-numbers").getText().contains("1 unread"));
+    }
+    String moved =
+        api(
+                new String[] {"GET", "/console/api/addresses/messages?address=" + to, null},
+                VIEWER,
+                VIEWER_PASSWORD)
+            .body();
+    assertThat(moved)
+        .as("the copy at the target, marked with where it came from and by whom")
+        .contains("\"id\":\"" + json.getString("id") + "\"")
+        .contains("\"mailbox-moved-from\":\"" + from + "\"")
+        .contains("\"mailbox-moved-by\":\"" + USERNAME + "\"");
+    HttpResponse<String> deleted =
+        api(
+            new String[] {
+              "DELETE",
+              "/console/api/addresses/messages?address=" + from + "&key=" + text.getString("key"),
+              null
+            },
+            USERNAME,
+            PASSWORD);
+    assertThat(deleted.body()).isEqualTo("{\"removed\":1}");
+    assertThat(
+            api(
+                    new String[] {"GET", "/console/api/addresses?address=" + from, null},
+                    VIEWER,
+                    VIEWER_PASSWORD)
+                .body())
+        .contains("\"unread\":0");
+    assertThat(
+            api(new String[] {"GET", "/console/api/audit?limit=20", null}, VIEWER, VIEWER_PASSWORD)
+                .body())
+        .contains("\"action\":\"message.move\"")
+        .contains("\"action\":\"message.delete\"");
+  }
+
+  @Test
   void aShippingRequestThatDiedWhileTheCourierWasDownIsReplayedFromTheConsoleAndShipped()
       throws Exception {
     post("/orders-app/api/courier?down=true");
@@ -846,6 +953,19 @@ class RunScriptSmokeIT {
           new String[] {"GET", "/console/api/addresses/leases?address=" + INBOX, null},
           new String[] {"GET", "/console/api/deadletters", null},
           new String[] {"GET", "/console/api/alerts?limit=5", null},
+          new String[] {
+            "GET", "/console/api/addresses/message?address=" + SCRATCH + "&key=none", null
+          },
+          new String[] {
+            "POST",
+            "/console/api/addresses/messages/move",
+            "{\"address\":\""
+                + SCRATCH
+                + "\",\"key\":\"none\",\"target\":\"jdbc:smoke@console/else\"}"
+          },
+          new String[] {
+            "DELETE", "/console/api/addresses/messages?address=" + SCRATCH + "&key=none", null
+          },
           new String[] {"GET", "/console/api/inbox/parked", null},
           new String[] {
             "POST", "/console/api/inbox/release", "{\"ids\":[\"none\"],\"retry\":false}"
