@@ -19,6 +19,7 @@ import com.vaadin.flow.router.Route;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.console.layout.ConsoleLayout;
 import io.mailbox.console.layout.ConsoleText;
+import io.mailbox.console.metrics.ServerMetrics;
 import io.mailbox.console.security.ConsoleAccessControl;
 import io.mailbox.ejb.operations.MailboxOperations;
 import io.mailbox.ejb.operations.MessageOperations;
@@ -42,6 +43,10 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
   private final Span numbers = new Span();
   private final Grid<QueuedMessage> grid = new Grid<>(QueuedMessage.class, false);
   private final MessagePanel panel;
+  private final ServerMetrics metrics;
+  private final Span ratesNow = new Span();
+  private final com.vaadin.flow.component.html.Image ratesChart =
+      new com.vaadin.flow.component.html.Image();
   private final Grid<io.mailbox.connector.api.InFlightCopy> leases =
       new Grid<>(io.mailbox.connector.api.InFlightCopy.class, false);
   private final HorizontalLayout actions = new HorizontalLayout();
@@ -51,8 +56,10 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
   public AddressView(
       MailboxOperations operations,
       MessageOperations messages,
+      ServerMetrics metrics,
       ConsoleAccessControl accessControl) {
     this.operations = operations;
+    this.metrics = metrics;
     this.accessControl = accessControl;
     this.panel = new MessagePanel(messages, accessControl, this::refresh);
     setSizeFull();
@@ -94,7 +101,30 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
         .setHeader("Lease ends");
     leases.setAllRowsVisible(true);
     leases.setWidthFull();
-    add(title, numbers, actions, grid, panel, leases);
+    ratesNow.setId("rates-now");
+    ratesChart.setId("rates-chart");
+    ratesChart.setAlt("posted and delivered per second, last 10 minutes");
+    add(title, numbers, ratesNow, ratesChart, actions, grid, panel, leases);
+  }
+
+  private com.vaadin.flow.shared.Registration polling;
+
+  /**
+   * The rates follow the server's 5 s readings; the rest of the view stays as the operator left it.
+   */
+  @Override
+  protected void onAttach(com.vaadin.flow.component.AttachEvent event) {
+    event.getUI().setPollInterval(5000);
+    polling = event.getUI().addPollListener(poll -> showRates());
+  }
+
+  @Override
+  protected void onDetach(com.vaadin.flow.component.DetachEvent event) {
+    event.getUI().setPollInterval(-1);
+    if (polling != null) {
+      polling.remove();
+      polling = null;
+    }
   }
 
   @Override
@@ -122,6 +152,7 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
 
   private void refresh() {
     panel.setVisible(false);
+    showRates();
     try {
       AddressStatus status = operations.status(address);
       numbers.setText(QueuedMessage.numbers(status));
@@ -140,6 +171,21 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
     } catch (RuntimeException e) {
       numbers.setText(ConsoleText.refusal(e));
       grid.setItems(List.of());
+    }
+  }
+
+  private void showRates() {
+    if (address == null) {
+      return;
+    }
+    try {
+      List<io.mailbox.console.metrics.RateHistory.Point> points = metrics.rates(address);
+      ratesNow.setText(RateChart.now(points));
+      ratesChart.setSrc(
+          RateChart.dataUri(
+              points, java.time.Instant.now(), io.mailbox.console.metrics.RateHistory.WINDOW));
+    } catch (RuntimeException malformed) {
+      ratesNow.setText("");
     }
   }
 

@@ -1,6 +1,8 @@
 package io.mailbox.console.api;
 
 import io.mailbox.connector.api.RecoverResult;
+import io.mailbox.console.metrics.RateHistory;
+import io.mailbox.console.metrics.ServerMetrics;
 import io.mailbox.ejb.operations.MailboxOperations;
 import io.mailbox.ejb.operations.MessageOperations;
 import jakarta.ejb.EJB;
@@ -25,6 +27,7 @@ import java.io.InputStream;
 public class AddressesResource {
   @EJB MailboxOperations operations;
   @EJB MessageOperations messages;
+  @jakarta.inject.Inject ServerMetrics metrics;
 
   /** The status of every address of every provider. */
   @GET
@@ -116,6 +119,31 @@ public class AddressesResource {
     int removed =
         messages.delete(Requests.required("address", address), Requests.required("key", key));
     return Json.createObjectBuilder().add("removed", removed).build();
+  }
+
+  /**
+   * Posted and delivered per second of one address over the last ten minutes, one point per 5 s
+   * reading of the kernel's counters (oldest first; empty before the address's second reading).
+   */
+  @GET
+  @Path("addresses/rates")
+  public JsonObject rates(@QueryParam("address") String address) {
+    String canonical =
+        io.mailbox.connector.api.MailAddress.parse(Requests.required("address", address))
+            .toString();
+    jakarta.json.JsonArrayBuilder points = Json.createArrayBuilder();
+    for (RateHistory.Point point : metrics.rates(canonical)) {
+      points.add(
+          Json.createObjectBuilder()
+              .add("at", point.at().toString())
+              .add("postedPerSecond", point.postedPerSecond())
+              .add("deliveredPerSecond", point.deliveredPerSecond()));
+    }
+    return Json.createObjectBuilder()
+        .add("address", canonical)
+        .add("windowSeconds", RateHistory.WINDOW.toSeconds())
+        .add("points", points)
+        .build();
   }
 
   /** The copies handed out under a lease and not settled, with when their lease ends. */

@@ -50,6 +50,7 @@ public class ServerMetrics {
   private ManagedScheduledExecutorService scheduler;
 
   private volatile TrafficReading reading = TrafficReading.empty();
+  private final RateHistory rates = new RateHistory();
 
   // Read at start: a wrong rule (mailbox.alerts.*) fails the console's deployment with the key's
   // name (MBX-1008) instead of leaving the alerts silently off.
@@ -102,6 +103,7 @@ public class ServerMetrics {
                       .breaches(taken, MailboxOperations.deadLetterAddresses(connection, taken)),
                   taken.takenAt()));
     }
+    rates.record(traffic, java.time.Instant.now());
     TrafficReading previous = reading;
     TrafficReading next =
         TrafficReading.of(traffic, fresh.or(previous::snapshot), previous)
@@ -112,6 +114,11 @@ public class ServerMetrics {
       microProfile.get().publish(next);
     }
     return next;
+  }
+
+  /** Posted and delivered per second of one address over the last ten minutes, oldest first. */
+  public List<RateHistory.Point> rates(String address) {
+    return rates.of(io.mailbox.connector.api.MailAddress.parse(address).toString());
   }
 
   /** The alert rules' newest report (no breaches before the first reading). */

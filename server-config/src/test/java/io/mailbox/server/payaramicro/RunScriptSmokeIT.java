@@ -54,7 +54,11 @@ class RunScriptSmokeIT {
    * Orders the tests place and commit (the rolled-back "ghost" is not one of them; the order sent
    * twice with one Idempotency-Key is one).
    */
-  private static final int COMMITTED_ORDERS = 6;
+  /** The orders the tests commit with a fixed count; the rates test adds as many as it needs. */
+  private static final int FIXED_ORDERS = 6;
+
+  private static final java.util.concurrent.atomic.AtomicInteger RATE_ORDERS =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   private static int port;
   private static int amqpPort;
@@ -212,6 +216,7 @@ class RunScriptSmokeIT {
    * the outbox channel's; one inbox marker and one invoice per order.
    */
   private static void assertCommittedRowsOutliveTheServer() throws Exception {
+    int committedOrders = FIXED_ORDERS + RATE_ORDERS.get();
     String url = "jdbc:h2:" + DATA.resolve("h2/mailbox") + ";MODE=LEGACY;IFEXISTS=TRUE";
     try (Connection db = DriverManager.getConnection(url, "", "")) {
       assertThat(
@@ -237,25 +242,25 @@ class RunScriptSmokeIT {
                       + "'"))
           .as("the API's changes are audited in the same table")
           .isPositive();
-      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_ORDER")).isEqualTo(COMMITTED_ORDERS);
+      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_ORDER")).isEqualTo(committedOrders);
       assertThat(
               count(
                   db,
                   "SELECT COUNT(*) FROM MBX_OUTBOX WHERE TOPIC = 'orders.placed.v1' AND STATUS = 'SENT'"))
-          .isEqualTo(COMMITTED_ORDERS);
+          .isEqualTo(committedOrders);
       assertThat(
               count(
                   db,
                   "SELECT COUNT(*) FROM MBX_OUTBOX WHERE TOPIC = 'shipping.requested.v1' AND STATUS = 'SENT'"))
           .as("one per order, and the failed row an operator released")
-          .isEqualTo(COMMITTED_ORDERS + 1);
+          .isEqualTo(committedOrders + 1);
       assertThat(count(db, "SELECT COUNT(*) FROM MBX_OUTBOX WHERE STATUS <> 'SENT'")).isZero();
       assertThat(
               count(
                   db,
                   "SELECT COUNT(*) FROM MBX_INBOX WHERE CONSUMER = 'billing-ledger' AND STATUS = 'PROCESSED'"))
-          .isEqualTo(COMMITTED_ORDERS);
-      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_INVOICE")).isEqualTo(COMMITTED_ORDERS);
+          .isEqualTo(committedOrders);
+      assertThat(count(db, "SELECT COUNT(*) FROM SHOP_INVOICE")).isEqualTo(committedOrders);
     }
   }
 
@@ -626,6 +631,52 @@ class RunScriptSmokeIT {
   }
 
   @Test
+  void theAddressViewChartsWhatWasPostedAndDeliveredPerSecond() throws Exception {
+    String placed = "jdbc://orders@shop/placed";
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    String rates = "";
+    // Orders over more than one 5 s reading, until a reading saw some posted and delivered.
+    while (System.nanoTime() < deadline
+        && !(rates.contains("\"postedPerSecond\":0.")
+            || rates.matches("(?s).*\"postedPerSecond\":[1-9].*"))) {
+      HttpResponse<String> order = placeOrder("/orders-app/api/orders?item=pen&quantity=1");
+      assertThat(order.statusCode()).as(order.body()).isEqualTo(202);
+      RATE_ORDERS.incrementAndGet();
+      awaitProgress(jsonString(order.body(), "orderId"));
+      Thread.sleep(1000);
+      rates =
+          api(
+                  new String[] {"GET", "/console/api/addresses/rates?address=" + placed, null},
+                  VIEWER,
+                  VIEWER_PASSWORD)
+              .body();
+    }
+    for (int more = 0; more < 6; more++) { // a few more readings, for the chart's screenshot
+      HttpResponse<String> order = placeOrder("/orders-app/api/orders?item=pen&quantity=1");
+      assertThat(order.statusCode()).as(order.body()).isEqualTo(202);
+      RATE_ORDERS.incrementAndGet();
+      awaitProgress(jsonString(order.body(), "orderId"));
+      Thread.sleep(500);
+    }
+    assertThat(rates)
+        .contains("\"address\":\"" + placed + "\"")
+        .contains("\"windowSeconds\":600")
+        .containsPattern("\"postedPerSecond\":(0\\.[0-9]*[1-9]|[1-9])")
+        .containsPattern("\"deliveredPerSecond\":(0\\.[0-9]*[1-9]|[1-9])");
+
+    try (ConsoleBrowser browser = new ConsoleBrowser()) {
+      browser.open(url("/console/"));
+      signInAsOperator(browser);
+      browser.waitFor("navigation");
+      browser.open(url("/console/address?address=" + placed));
+      assertThat(browser.waitFor("rates-now").getText()).startsWith("Now: posted");
+      assertThat(browser.waitFor("rates-chart").getAttribute("src"))
+          .startsWith("data:image/svg+xml");
+      browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/address-rates.png"));
+    }
+  }
+
+  @Test
   void aShippingRequestThatDiedWhileTheCourierWasDownIsReplayedFromTheConsoleAndShipped()
       throws Exception {
     post("/orders-app/api/courier?down=true");
@@ -953,6 +1004,7 @@ class RunScriptSmokeIT {
           new String[] {"GET", "/console/api/addresses/leases?address=" + INBOX, null},
           new String[] {"GET", "/console/api/deadletters", null},
           new String[] {"GET", "/console/api/alerts?limit=5", null},
+          new String[] {"GET", "/console/api/addresses/rates?address=" + INBOX, null},
           new String[] {
             "GET", "/console/api/addresses/message?address=" + SCRATCH + "&key=none", null
           },
