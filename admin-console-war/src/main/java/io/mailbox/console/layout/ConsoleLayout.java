@@ -50,6 +50,7 @@ public class ConsoleLayout extends AppLayout {
     nav.setId("navigation");
     nav.addItem(
         new SideNavItem("Mailboxes", DashboardView.class),
+        new SideNavItem("Where is my message?", io.mailbox.console.journey.JourneyView.class),
         new SideNavItem("Outbox", OutboxView.class),
         new SideNavItem("Inbox", io.mailbox.console.inbox.InboxView.class),
         new SideNavItem("Dead letters", io.mailbox.console.deadletters.DeadLettersView.class),

@@ -502,6 +502,31 @@ public abstract class OutboxStoreContract {
     }
   }
 
+  @Test
+  void anOperatorFindsARowByItsIdOrByTextInItsEnvelopeWithWildcardsTakenLiterally() {
+    List<String> ids = write(30, 5);
+    String wanted = ids.get(7);
+
+    List<OutboxRow> byId = database.inTransaction(em -> OutboxSearch.find(em, wanted, 20, 5_000));
+    assertThat(byId).extracting(OutboxRow::id).containsExactly(wanted);
+    database.inTransaction(
+        em -> {
+          em.persist(
+              rows.create(PLACED, Json.createValue("50%_off for o-4242"), WriteOptions.none()));
+          return null;
+        });
+    List<OutboxRow> byText =
+        database.inTransaction(em -> OutboxSearch.find(em, "50%_off", 20, 5_000));
+    assertThat(byText).hasSize(1);
+    assertThat(byText.get(0).envelope()).contains("o-4242");
+    List<OutboxRow> wildcards =
+        database.inTransaction(em -> OutboxSearch.find(em, "5_%", 20, 5_000));
+    assertThat(wildcards).as("% and _ match themselves, not any text").isEmpty();
+    List<OutboxRow> nothing =
+        database.inTransaction(em -> OutboxSearch.find(em, "no such text", 20, 5_000));
+    assertThat(nothing).isEmpty();
+  }
+
   private static void pause(long millis) {
     try {
       Thread.sleep(millis);

@@ -677,6 +677,84 @@ class RunScriptSmokeIT {
   }
 
   @Test
+  void anOrderIsFollowedFromItsOutboxRowThroughADeadLetterToItsReplayAndInboxMarker()
+      throws Exception {
+    post("/orders-app/api/courier?down=true");
+    String orderId;
+    try {
+      HttpResponse<String> placed = placeOrder("/orders-app/api/orders?item=journey");
+      assertThat(placed.statusCode()).as(placed.body()).isEqualTo(202);
+      RATE_ORDERS.incrementAndGet();
+      orderId = jsonString(placed.body(), "orderId");
+      String deadLetters = "jdbc://shipping@shop/orders_dlq";
+      String before = awaitJourney(orderId, body -> body.contains("\"hop\":\"dead-letter\""));
+      assertThat(before)
+          .contains("\"where\":\"orders.placed.v1 → ")
+          .contains("\"state\":\"sent\"")
+          .contains("\"where\":\"" + deadLetters + "\"")
+          .contains("\"actions\":[\"replay\",\"open\"]")
+          .contains("fatal at jdbc://shipping@shop/orders");
+      String key = jsonString(before.substring(before.indexOf("\"hop\":\"dead-letter\"")), "key");
+      post("/orders-app/api/courier?down=false");
+
+      try (ConsoleBrowser browser = new ConsoleBrowser()) {
+        browser.open(url("/console/"));
+        signInAsOperator(browser);
+        browser.waitFor("navigation");
+        browser.open(url("/console/journey?q=" + orderId));
+        browser.waitForGridCell("dead-letter");
+        browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/journey.png"));
+        browser.click("journey-replay-" + key);
+        Instant shipped = Instant.now().plusSeconds(30);
+        while (!shippedOrders().contains("\"" + orderId + "\"")) {
+          assertThat(Instant.now()).as("the replayed request reached shipping").isBefore(shipped);
+          Thread.sleep(200);
+        }
+      }
+    } finally {
+      post("/orders-app/api/courier?down=false");
+    }
+    String after =
+        awaitJourney(
+            orderId,
+            body ->
+                body.contains("\"hop\":\"inbox\"") && !body.contains("\"hop\":\"dead-letter\""));
+    assertThat(after)
+        .as("the shipping consumer's inbox marker, processed")
+        .containsPattern("\"hop\":\"inbox\",\"where\":\"shipping[^\"]*\",\"state\":\"processed\"");
+    assertThat(
+            api(new String[] {"GET", "/console/api/journey?q=", null}, VIEWER, VIEWER_PASSWORD)
+                .statusCode())
+        .isEqualTo(400);
+    assertThat(
+            api(new String[] {"GET", "/console/api/audit?limit=50", null}, VIEWER, VIEWER_PASSWORD)
+                .body())
+        .contains("\"action\":\"deadletter.replay\"");
+  }
+
+  /** The journey of {@code term} once {@code wanted} holds (the relay and consumers are async). */
+  private static String awaitJourney(String term, java.util.function.Predicate<String> wanted)
+      throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
+    String body = "";
+    while (System.nanoTime() < deadline) {
+      body =
+          api(new String[] {"GET", "/console/api/journey?q=" + term, null}, VIEWER, VIEWER_PASSWORD)
+              .body();
+      if (wanted.test(body)) {
+        return body;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError(
+        "the journey never matched within 45 s: "
+            + body
+            + "\nsnapshot: "
+            + api(new String[] {"GET", "/console/api/snapshot", null}, VIEWER, VIEWER_PASSWORD)
+                .body());
+  }
+
+  @Test
   void aShippingRequestThatDiedWhileTheCourierWasDownIsReplayedFromTheConsoleAndShipped()
       throws Exception {
     post("/orders-app/api/courier?down=true");
@@ -1004,6 +1082,7 @@ class RunScriptSmokeIT {
           new String[] {"GET", "/console/api/addresses/leases?address=" + INBOX, null},
           new String[] {"GET", "/console/api/deadletters", null},
           new String[] {"GET", "/console/api/alerts?limit=5", null},
+          new String[] {"GET", "/console/api/journey?q=no-such-message", null},
           new String[] {"GET", "/console/api/addresses/rates?address=" + INBOX, null},
           new String[] {
             "GET", "/console/api/addresses/message?address=" + SCRATCH + "&key=none", null
