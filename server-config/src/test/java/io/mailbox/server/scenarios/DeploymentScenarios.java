@@ -125,6 +125,22 @@ abstract class DeploymentScenarios {
 
   @Test
   @Order(2)
+  void whereIsMyMessageFollowsAnOrderFromItsOutboxRowsToItsConsumersInboxMarkers()
+      throws Exception {
+    String order = placeOrder(false);
+    awaitProgress("shipped", order, list -> occurrences(list, order) == 1);
+    // Found by text in the order's events, then by their ids: rows sent, consumers' markers.
+    awaitAdmin(
+        "/console/api/journey?q=" + order,
+        body ->
+            body.contains("\"hop\":\"outbox\"")
+                && body.contains("\"state\":\"sent\"")
+                && body.contains("\"hop\":\"inbox\"")
+                && body.contains("\"state\":\"processed\""));
+  }
+
+  @Test
+  @Order(2)
   void aMessagePostedThroughChannelsIsConsumed() throws Exception {
     String order = placeOrder(false);
     // The relay publishes orders.placed.v1; @Incoming placed-orders turns it into an invoice
