@@ -142,6 +142,38 @@ public abstract class InboxContract {
   }
 
   @Test
+  void anOperatorFindsMarkersByEnvelopeIdAndParkedOnesByTextInTheirKeptEnvelope() {
+    InboxProcessor inbox = new InboxProcessor(transactions, Clock.systemUTC(), 1);
+    inbox.process("payroll", HIRED, envelope("found-1"), InboxContract::applyEffect);
+    InboxHandler<String> refusing =
+        (data, envelope) -> {
+          throw new IllegalStateException("refused");
+        };
+    assertThat(inbox.process("payroll", HIRED, envelope("parked-50%_off"), refusing))
+        .as("one attempt allowed: parked at once")
+        .isEqualTo(InboxOutcome.PARKED);
+
+    List<InboxRow> byId =
+        database.inTransaction(em -> InboxSearch.find(em, "found-1", false, 20, 5_000));
+    assertThat(byId)
+        .singleElement()
+        .satisfies(row -> assertThat(row.status()).isEqualTo(InboxStatus.PROCESSED));
+    List<InboxRow> byText =
+        database.inTransaction(
+            em -> InboxSearch.find(em, "person-parked-50%_off", true, 20, 5_000));
+    assertThat(byText)
+        .as("a parked marker keeps its envelope; % and _ match themselves")
+        .singleElement()
+        .satisfies(row -> assertThat(row.status()).isEqualTo(InboxStatus.PARKED));
+    List<InboxRow> idOnly =
+        database.inTransaction(em -> InboxSearch.find(em, "person-parked", false, 20, 5_000));
+    assertThat(idOnly).as("not looked for inside envelopes").isEmpty();
+    List<InboxRow> wildcard =
+        database.inTransaction(em -> InboxSearch.find(em, "50_%", true, 20, 5_000));
+    assertThat(wildcard).isEmpty();
+  }
+
+  @Test
   void aFailingHandlerLeavesNoMarkerIsCountedAndParksAtMaxAttempts() {
     InboxProcessor inbox = new InboxProcessor(transactions, Clock.systemUTC(), 3);
     String event = envelope("poison");
