@@ -43,6 +43,7 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
   private final Span numbers = new Span();
   private final Grid<QueuedMessage> grid = new Grid<>(QueuedMessage.class, false);
   private final MessagePanel panel;
+  private final MessageOperations messages;
   private final ServerMetrics metrics;
   private final Span ratesNow = new Span();
   private final com.vaadin.flow.component.html.Image ratesChart =
@@ -61,6 +62,7 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
     this.operations = operations;
     this.metrics = metrics;
     this.accessControl = accessControl;
+    this.messages = messages;
     this.panel = new MessagePanel(messages, accessControl, this::refresh);
     setSizeFull();
     numbers.setId("address-numbers");
@@ -140,12 +142,16 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
     if (accessControl.isOperator()) {
       Button recover = new Button("Recover expired leases", click -> recover());
       recover.setId("recover");
-      Button purge = new Button("Purge queue…", click -> confirmPurge());
-      purge.setId("purge");
-      purge.addThemeVariants(ButtonVariant.LUMO_ERROR);
+      actions.add(recover);
+      if (canPurge()) {
+        Button purge = new Button("Purge queue…", click -> confirmPurge());
+        purge.setId("purge");
+        purge.addThemeVariants(ButtonVariant.LUMO_ERROR);
+        actions.add(purge);
+      }
       Button test = new Button("Send test message…", click -> composeTestMessage());
       test.setId("send-test");
-      actions.add(recover, purge, test);
+      actions.add(test);
     }
     refresh();
   }
@@ -186,6 +192,15 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
               points, java.time.Instant.now(), io.mailbox.console.metrics.RateHistory.WINDOW));
     } catch (RuntimeException malformed) {
       ratesNow.setText("");
+    }
+  }
+
+  /** Purge is offered only where the provider can do it (nothing offered that would fail). */
+  private boolean canPurge() {
+    try {
+      return messages.can(address, io.mailbox.connector.api.Capabilities.PURGE);
+    } catch (RuntimeException malformed) {
+      return false;
     }
   }
 

@@ -97,7 +97,8 @@ final class MessagePanel extends VerticalLayout {
             });
     copy.setId("copy-body");
     actions.add(copy);
-    if (accessControl.isOperator() && messages.canRemove(address)) {
+    if (accessControl.isOperator()
+        && messages.can(address, io.mailbox.connector.api.Capabilities.REMOVE)) {
       Button move = new Button("Move…", click -> confirmMove(address, key));
       move.setId("move-message");
       Button delete = new Button("Delete…", click -> confirmDelete(address, key));

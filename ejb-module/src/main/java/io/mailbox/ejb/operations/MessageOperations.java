@@ -54,10 +54,13 @@ public class MessageOperations {
     }
   }
 
-  /** Whether the address's provider can remove one queued copy (move and delete need it). */
-  public boolean canRemove(String address) {
+  /**
+   * Whether the address's provider can do {@code capability} ({@link Capabilities}): the console
+   * offers only what would not be refused ({@code remove} for move and delete, {@code purge}).
+   */
+  public boolean can(String address, String capability) {
     try (MailboxConnection connection = connections.getConnection()) {
-      return connection.can(Capabilities.REMOVE, MailAddress.parse(address));
+      return connection.can(capability, MailAddress.parse(address));
     }
   }
 

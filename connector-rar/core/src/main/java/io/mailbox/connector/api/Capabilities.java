@@ -37,6 +37,13 @@ public final class Capabilities {
   public static final String REMOVE = "remove";
 
   /**
+   * Removing every queued copy of an address at once ({@code removeQueued} with no key): an
+   * operator's purge. Every transport that can {@link #REMOVE} can purge; a broker that can purge a
+   * queue but not take one message out of it declares only this ({@code spi.Purging}).
+   */
+  public static final String PURGE = "purge";
+
+  /**
    * The copies of one {@code postAll} to one address are stored in the order given, and a copy only
    * if every earlier one was ({@code spi.KeepsBatchOrder}).
    */

@@ -13,6 +13,7 @@ import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.ParkedRecords;
 import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Transport;
@@ -47,6 +48,7 @@ final class CapabilityGuard {
     addIf(all, transport instanceof Enumerating, Capabilities.ENUMERATE);
     addIf(all, transport instanceof Locating, Capabilities.LOCATE);
     addIf(all, transport instanceof Removing, Capabilities.REMOVE);
+    addIf(all, transport instanceof Removing || transport instanceof Purging, Capabilities.PURGE);
     addIf(all, transport instanceof ParkedRecords, Capabilities.PARKED);
     addIf(all, transport instanceof KeepsBatchOrder, Capabilities.ORDERED_BATCH);
     addIf(

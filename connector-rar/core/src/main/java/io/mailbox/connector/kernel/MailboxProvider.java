@@ -19,6 +19,7 @@ import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Locating;
 import io.mailbox.connector.spi.ParkedRecords;
+import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Transport;
@@ -350,8 +351,10 @@ public final class MailboxProvider {
    */
   public int removeQueued(MailAddress address, String key) {
     guard.requireOwnScheme(address);
-    guard.require(Capabilities.REMOVE);
-    return ((Removing) transport).removeQueuedCopies(address, key);
+    guard.require(key == null ? Capabilities.PURGE : Capabilities.REMOVE);
+    return transport instanceof Removing removing
+        ? removing.removeQueuedCopies(address, key)
+        : ((Purging) transport).purgeQueued(address);
   }
 
   /** The copies of {@code address} handed out under a lease and not settled, oldest first. */

@@ -17,6 +17,7 @@ import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.TransportBase;
@@ -69,11 +70,27 @@ class CapabilityGuardTest {
             Capabilities.PEEK,
             Capabilities.LEASE,
             Capabilities.REMOVE,
+            Capabilities.PURGE,
             "disposition:reject");
     provider.enableDeadLetterQueue(DeadLetterPolicy.defaults());
     assertThat(provider.supports(Capabilities.DEAD_LETTER)).isTrue();
     provider.disableDeadLetterQueue();
     assertThat(provider.supports(Capabilities.DEAD_LETTER)).isFalse();
+  }
+
+  @Test
+  void aTransportThatCanOnlyPurgeEmptiesAQueueButIsRefusedOneMessageByKey() {
+    PurgeOnly transport = new PurgeOnly();
+    MailboxProvider provider = started(transport);
+    provider.post(MailMessage.to(ADDRESS).body("{}").build());
+    provider.post(MailMessage.to(ADDRESS).body("{}").build());
+
+    assertThat(provider.supports())
+        .containsExactlyInAnyOrder(Capabilities.STATUS, Capabilities.PURGE);
+    assertThatThrownBy(() -> provider.removeQueued(ADDRESS, "some-key"))
+        .hasMessageStartingWith("MBX-1007");
+    assertThat(provider.removeQueued(ADDRESS, null)).isEqualTo(2);
+    assertThat(transport.queue).isEmpty();
   }
 
   @Test
@@ -150,6 +167,15 @@ class CapabilityGuardTest {
   }
 
   /** The core plus peek, leases, removal and a disposition of its own, {@code reject}. */
+  private static final class PurgeOnly extends CoreOnly implements Purging {
+    @Override
+    public synchronized int purgeQueued(MailAddress address) {
+      int purged = queue.size();
+      queue.clear();
+      return purged;
+    }
+  }
+
   private static final class ListTransport extends CoreOnly
       implements Peeking, Leasing, Removing, CustomDispositions {
     final LeaseTable<Void> leases = new LeaseTable<>();

@@ -120,8 +120,29 @@ public abstract class ProviderContract extends DeliveryContract {
   void removingIsRefusedWhereItIsNotDeclared() {
     assumeTrue(!provider.supports(Capabilities.REMOVE));
 
-    assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), null))
+    assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), "some-key"))
         .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
+    if (!provider.supports(Capabilities.PURGE)) {
+      assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), null))
+          .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
+    }
+  }
+
+  /**
+   * A transport that can purge but not remove one copy ({@code spi.Purging}): the queue empties.
+   */
+  @Test
+  void aPurgeWithoutRemoveTakesEveryQueuedCopyButNoneInFlight() {
+    assumeTrue(provider.supports(Capabilities.PURGE) && !provider.supports(Capabilities.REMOVE));
+    MailAddress inbox = address("purge-only");
+    for (String id : List.of("a", "b", "c")) {
+      provider.post(MailMessage.to(inbox).id(id).body("{}").build());
+    }
+    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
+
+    assertThat(provider.removeQueued(inbox, null)).isEqualTo(2);
+    assertThat(provider.status(inbox).unreadCount()).isZero();
+    assertThat(held.ack()).as("the copy in flight was left alone").isTrue();
   }
 
   // ---- push failures ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import io.mailbox.connector.spi.KeepsBatchOrder;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.PeriodicTask;
+import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Scheduler;
@@ -43,17 +44,15 @@ import java.util.logging.Logger;
  * exchange and returns once RabbitMQ confirmed it. Subscribers of an address in this process share
  * one broker consumer (manual acks, a prefetch window); each delivery goes to every local
  * subscriber through the kernel's broadcast settlement. Consumers on other servers compete for the
- * queue's messages, as RabbitMQ consumers do. Because a message always goes through the queue, a
- * subscriber is also handed what was queued before it subscribed ({@code
- * subscribers-take-backlog}).
+ * queue's messages, as RabbitMQ consumers do, and a subscriber is handed what was queued before it
+ * came ({@code subscribers-take-backlog}).
  *
  * <p><b>Dispositions.</b> Handled = ack. Unhandled = for push consumers a delayed retry: the copy
  * is published to {@code <queue>.retry.<delay>ms} (a quorum queue whose message TTL dead-letters it
  * back, at least once) and the original acked only after that publish was confirmed; for fetch
  * consumers, and with no delays configured, a requeue in place (nack). Discard, a spent delivery
  * cap and a fatal failure: the dead-letter record is published (confirmed) first, then the original
- * acked. RabbitMQ counts redeliveries ({@code x-delivery-count}), so rounds survive lost
- * connections.
+ * acked. RabbitMQ counts redeliveries ({@code x-delivery-count}): rounds survive lost links.
  *
  * <p><b>Leases.</b> A leased fetch is a {@code basic.get} without auto-ack; the lease is kept here,
  * and an expired one is returned to the queue (nack) by a sweeper, on the next fetch or by {@code
@@ -64,15 +63,15 @@ import java.util.logging.Logger;
  * <p><b>Batches</b> keep their order ({@code ordered-batch}): one channel publishes them in order;
  * RabbitMQ nacks only on an internal error of the queue, which fails its later messages too.
  *
- * <p><b>Not declared</b>: peek (RabbitMQ cannot read without taking), locate, parked records
- * (parked copies go to {@code <queue>.parked}, counted in the status, but are not listed through
- * the API).
+ * <p><b>Purge</b> only: a queue purge, never one message (docs/providers.md). <b>Not declared</b>:
+ * peek and remove (a read-and-requeue bumps {@code x-delivery-count}), locate, parked records.
  */
 public final class AmqpProvider extends TransportBase
     implements BoundsItsPublish,
         KeepsBatchOrder,
         Recovering,
         Enumerating,
+        Purging,
         HandsBacklogToSubscribers {
   public static final String SCHEME = "amqp";
   private static final Logger LOG = Logger.getLogger(AmqpProvider.class.getName());
@@ -108,10 +107,6 @@ public final class AmqpProvider extends TransportBase
   @Override
   public String scheme() {
     return SCHEME;
-  }
-
-  public AmqpSettings settings() {
-    return settings;
   }
 
   // ---- connection ------------------------------------------------------------------------------
@@ -354,6 +349,11 @@ public final class AmqpProvider extends TransportBase
     String parked = queues.declareParked(queues.declare(address));
     link.publisher().publishAll(List.of(ConfirmedPublisher.Outgoing.of(address, parked, record)));
     LOG.warning(() -> "Parked " + record + " in RabbitMQ queue " + parked);
+  }
+
+  @Override
+  public int purgeQueued(MailAddress address) {
+    return queues.purgeQueued(address);
   }
 
   @Override

@@ -88,6 +88,22 @@ final class AmqpQueues {
     return inspect(queue).map(ok -> (long) ok.getMessageCount()).orElse(0L);
   }
 
+  /**
+   * Purges the address's queue and its retry queues (what the status counts as unread), never a
+   * delivery held unacked: those settle on their own. Returns how many messages went.
+   */
+  int purgeQueued(MailAddress address) {
+    String queue = declare(address);
+    long dropped = link.admin(channel -> channel.queuePurge(queue)).getMessageCount();
+    for (long delay : names().retryDelaysMillis()) {
+      String retry = QueueNames.retry(queue, delay);
+      if (inspect(retry).isPresent()) {
+        dropped += link.admin(channel -> channel.queuePurge(retry)).getMessageCount();
+      }
+    }
+    return (int) Math.min(Integer.MAX_VALUE, dropped);
+  }
+
   /** The queue must be declared again before its next use (it may have been deleted). */
   void forget(String queue) {
     declared.remove(queue);

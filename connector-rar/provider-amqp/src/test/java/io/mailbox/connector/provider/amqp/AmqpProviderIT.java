@@ -181,6 +181,31 @@ class AmqpProviderIT {
   }
 
   @Test
+  void anOperatorsPurgeEmptiesTheQueueButLeavesTheCopyInFlightAndOneMessageCannotBeTakenOut() {
+    MailboxProvider provider = started(AmqpSettings.defaults());
+    MailAddress inbox = address("purge");
+    for (String id : List.of("a", "b", "c")) {
+      provider.post(MailMessage.to(inbox).id(id).body("{}").build());
+    }
+    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
+    assertThat(held.message().id()).isEqualTo("a");
+
+    assertThat(provider.supports(io.mailbox.connector.api.Capabilities.PURGE)).isTrue();
+    assertThat(provider.removeQueued(inbox, null)).as("the two queued ones").isEqualTo(2);
+    await(
+        "the queue is empty, the leased copy still in flight",
+        () ->
+            provider.status(inbox).unreadCount() == 0
+                && provider.status(inbox).inFlightCount() == 1);
+    assertThat(held.ack()).as("the copy in flight settles as usual").isTrue();
+    assertThat(provider.fetch(inbox, FetchOptions.leased())).isEmpty();
+    assertThatThrownBy(() -> provider.removeQueued(inbox, held.key()))
+        .as(
+            "one message by its key: RabbitMQ cannot take it out without bumping the others' counts")
+        .hasMessageStartingWith("MBX-1007");
+  }
+
+  @Test
   void aCopyIsHandedOutUpToMaxDeliveriesThenDeadLetteredWithItsReason() {
     MailboxProvider provider = started(AmqpSettings.defaults().withMaxDeliveries(3));
     provider.enableDeadLetterQueue(new DeadLetterPolicy(DeadLetterPolicy.DEFAULT_SUFFIX, 3));
