@@ -70,11 +70,7 @@ public final class AmqpBenchmark {
       System.out.printf(
           "amqp: on RabbitMQ %s: %d messages in confirm batches of %d, prefetch 32, %d relay rows"
               + " on %s%n",
-          ((AmqpProvider) provider.transport()).settings().where(),
-          messages,
-          batch,
-          relayRows,
-          databaseKind);
+          AmqpSettings.defaults().where(), messages, batch, relayRows, databaseKind);
 
       OutboxRelayRig relay = new OutboxRelayRig(database, provider, relayAddress);
       double[][] rates = new double[7][rounds];
