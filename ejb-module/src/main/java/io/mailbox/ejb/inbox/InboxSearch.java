@@ -22,7 +22,8 @@ public final class InboxSearch {
   public static List<InboxRow> find(
       EntityManager em, String term, boolean inEnvelopes, int limit, int timeoutMillis) {
     Map<String, InboxRow> found = new LinkedHashMap<>();
-    em.createQuery(
+    em
+        .createQuery(
             "SELECT m FROM InboxMarker m WHERE m.id = :term OR m.envelopeId = :term"
                 + " ORDER BY m.updatedAt DESC",
             InboxMarker.class)
@@ -30,9 +31,12 @@ public final class InboxSearch {
         .setMaxResults(limit)
         .setHint(QUERY_TIMEOUT, timeoutMillis)
         .getResultList()
-        .forEach(marker -> found.put(marker.view(false).id(), marker.view(false)));
+        .stream()
+        .map(marker -> marker.view(false))
+        .forEach(row -> found.put(row.id(), row));
     if (inEnvelopes && term.length() >= OutboxSearch.MIN_FRAGMENT && found.size() < limit) {
-      em.createQuery(
+      em
+          .createQuery(
               "SELECT m FROM InboxMarker m WHERE m.envelope LIKE :pattern ESCAPE '!'"
                   + " ORDER BY m.updatedAt DESC",
               InboxMarker.class)
@@ -40,7 +44,9 @@ public final class InboxSearch {
           .setMaxResults(limit - found.size())
           .setHint(QUERY_TIMEOUT, timeoutMillis)
           .getResultList()
-          .forEach(marker -> found.putIfAbsent(marker.view(false).id(), marker.view(false)));
+          .stream()
+          .map(marker -> marker.view(false))
+          .forEach(row -> found.putIfAbsent(row.id(), row));
     }
     return List.copyOf(found.values());
   }
