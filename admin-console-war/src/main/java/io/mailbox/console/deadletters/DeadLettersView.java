@@ -52,6 +52,9 @@ public class DeadLettersView extends VerticalLayout
   private final Span count = new Span();
   private final Pre details = new Pre();
   private final ProgressBar progress = new ProgressBar();
+  private final Button replaySelected = new Button("Replay selected");
+  private final Button replayMatching = new Button("Replay all matching…");
+  private final Span replayNote = new Span();
   private List<MailMessage> records = List.of();
 
   @Resource(lookup = "java:comp/DefaultManagedExecutorService")
@@ -94,12 +97,13 @@ public class DeadLettersView extends VerticalLayout
       rate.setMin(1);
       rate.setMax(1000);
       rate.setStepButtonsVisible(true);
-      Button selected = new Button("Replay selected", click -> replay(selectedKeys()));
-      selected.setId("replay-selected");
-      selected.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
-      Button matching = new Button("Replay all matching…", click -> confirmReplayMatching());
-      matching.setId("replay-matching");
-      actions.add(rate, selected, matching);
+      replaySelected.addClickListener(click -> replay(selectedKeys()));
+      replaySelected.setId("replay-selected");
+      replaySelected.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+      replayMatching.addClickListener(click -> confirmReplayMatching());
+      replayMatching.setId("replay-matching");
+      replayNote.setId("replay-not-offered");
+      actions.add(rate, replaySelected, replayMatching, replayNote);
     }
     configureGrid();
     add(new H2("Dead letters"), filters, actions, progress, grid, details);
@@ -130,12 +134,27 @@ public class DeadLettersView extends VerticalLayout
     records = List.of();
     if (chosen != null) {
       try {
+        offerReplay(operations.canReplay(chosen));
         records = operations.peek(chosen, RECORDS_SHOWN);
       } catch (RuntimeException e) {
         count.setText(ConsoleText.refusal(e));
       }
     }
     show();
+  }
+
+  /**
+   * A replay posts each record back, then removes it: where the provider cannot remove one record
+   * it is not offered (the record would stay and be replayed twice).
+   */
+  private void offerReplay(boolean can) {
+    replaySelected.setEnabled(can);
+    replayMatching.setEnabled(can);
+    replayNote.setText(
+        can
+            ? ""
+            : "Replay is not offered here: this provider cannot remove one record, so a replayed"
+                + " record would stay and could be replayed twice.");
   }
 
   private List<MailMessage> matching() {

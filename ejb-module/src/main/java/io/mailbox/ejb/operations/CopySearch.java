@@ -166,7 +166,7 @@ final class CopySearch {
         };
     List<String> actions =
         switch (hop) {
-          case "dead-letter" -> List.of("replay", "open");
+          case "dead-letter" -> removable(address) ? List.of("replay", "open") : List.of("open");
           case "queued" -> List.of("open");
           case "parked" -> List.of("purge");
           default -> List.of();
@@ -181,6 +181,15 @@ final class CopySearch {
             detail,
             key,
             actions));
+  }
+
+  /** A replay removes the record after posting it: offered only where one record can go. */
+  private boolean removable(String address) {
+    try {
+      return connection.can(Capabilities.REMOVE, MailAddress.parse(address));
+    } catch (RuntimeException unknown) {
+      return false;
+    }
   }
 
   private static Instant sentAt(MailMessage message) {

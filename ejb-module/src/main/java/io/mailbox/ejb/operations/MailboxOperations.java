@@ -1,9 +1,11 @@
 package io.mailbox.ejb.operations;
 
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.InFlightCopy;
+import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
@@ -172,7 +174,9 @@ public class MailboxOperations {
    * Replays dead-letter records (by copy key) to the addresses they were given up at, at most
    * {@code perSecond} a second: each copy is posted first, then the record removed, so a crash in
    * between repeats a replay (marked) and never loses one. A key no longer queued (replayed or
-   * purged meanwhile) counts as missing. One audit entry for the whole call.
+   * purged meanwhile) counts as missing. One audit entry for the whole call. Refused with {@code
+   * MBX-1007} before anything is posted where the dead-letter address's provider cannot remove one
+   * record ({@value Capabilities#REMOVE}): the record would stay and be replayed twice.
    *
    * @param progress told after each record how many of the keys are done
    */
@@ -203,6 +207,7 @@ public class MailboxOperations {
     int missing = 0;
     int failed = 0;
     try (MailboxConnection connection = connections.getConnection()) {
+      requireRemovable(connection, deadLetterAddress);
       Map<String, MailMessage> queued = new HashMap<>();
       for (MailMessage record : connection.peek(deadLetterAddress, FetchOptions.MAX_LIMIT)) {
         record.sendId().ifPresent(key -> queued.put(key, record));
@@ -234,6 +239,27 @@ public class MailboxOperations {
       }
     }
     return new ReplayResult(keys.size(), replayed, missing, failed);
+  }
+
+  /** Whether the records at {@code deadLetterAddress} can be replayed (removed one by one). */
+  public boolean canReplay(String deadLetterAddress) {
+    try (MailboxConnection connection = connections.getConnection()) {
+      return connection.can(Capabilities.REMOVE, MailAddress.parse(deadLetterAddress));
+    }
+  }
+
+  private static void requireRemovable(MailboxConnection connection, String deadLetterAddress) {
+    MailAddress address = MailAddress.parse(deadLetterAddress);
+    if (!connection.can(Capabilities.REMOVE, address)) {
+      throw new MailboxException(
+          ErrorCode.UNSUPPORTED_CAPABILITY,
+          "The "
+              + address.scheme()
+              + ": provider cannot remove one record from "
+              + address
+              + ", so a replay would leave it there to be replayed again: nothing was replayed."
+              + " Its records can be listed; consume the address to act on them.");
+    }
   }
 
   /** Read-only copies of the records parked at an address, oldest first. */

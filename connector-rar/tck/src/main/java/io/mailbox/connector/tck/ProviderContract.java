@@ -54,6 +54,39 @@ public abstract class ProviderContract extends DeliveryContract {
     assertThat(after.lastActivity()).isEqualTo(before.lastActivity());
   }
 
+  /**
+   * A peek lists what is queued, not what is leased, and leaves it where it was: the next fetch
+   * takes the peeked messages in their order, at their first delivery (no round added by looking).
+   */
+  @Test
+  void peekListsWhatIsQueuedNotWhatIsLeasedAndLeavesItInPlace() {
+    assumeCapability(Capabilities.PEEK);
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("peek-in-place");
+    Delivery leased = queueOneAndLease(inbox, "a");
+    provider.post(letter(inbox, "b"));
+    provider.post(letter(inbox, "c"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 2);
+
+    assertThat(provider.fetch(inbox, FetchOptions.peek(5)))
+        .extracting(d -> d.message().id())
+        .containsExactly("b", "c");
+    assertThat(provider.fetch(inbox, FetchOptions.peek(1)))
+        .extracting(d -> d.message().id())
+        .containsExactly("b");
+
+    List<Delivery> taken = provider.fetch(inbox, FetchOptions.leased().limit(5));
+    assertThat(taken).extracting(d -> d.message().id()).containsExactly("b", "c");
+    assertThat(taken)
+        .as("looking added no round")
+        .allSatisfy(
+            d ->
+                assertThat(d.message().header(SystemHeaders.ROUND))
+                    .isEqualTo(leased.message().header(SystemHeaders.ROUND)));
+    assertThat(leased.ack()).isTrue();
+    taken.forEach(d -> assertThat(d.ack()).isTrue());
+  }
+
   @Test
   void peekOnAnIdleAddressIsEmpty() {
     assumeCapability(Capabilities.PEEK);
@@ -327,6 +360,37 @@ public abstract class ProviderContract extends DeliveryContract {
     assertThat(provider.purgeParked(dead, "no-such-key")).isZero();
     assertThat(provider.purgeParked(dead, parked.sendId().orElseThrow())).isEqualTo(1);
     assertThat(provider.peekParked(dead, 10)).isEmpty();
+    assertThat(parkedCount(dead)).isZero();
+  }
+
+  /**
+   * Wherever a provider keeps its parked records (listable or not), its status counts them as
+   * {@code <scheme>.parkedCount}: the measure the default {@code parked} alert reads.
+   */
+  @Test
+  void aParkedRecordIsCountedInTheStatusWhereverItIsKept() {
+    assumeCapability(Capabilities.LEASE);
+    assumeCapability(Capabilities.STATUS);
+    io.mailbox.connector.kernel.DeadLetterPolicy policy =
+        io.mailbox.connector.kernel.DeadLetterPolicy.defaults();
+    provider.enableDeadLetterQueue(policy);
+    MailAddress inbox = address("parked-count");
+    MailAddress dead = policy.deadLetterTopic(inbox);
+
+    assertThat(queueOneAndLease(inbox, "poison").settle(Disposition.DISCARD)).isTrue();
+    await("dead-lettered", () -> provider.status(dead).unreadCount() == 1);
+    assertThat(parkedCount(dead)).isZero();
+    assertThat(provider.fetch(dead, FetchOptions.leased()).get(0).settle(Disposition.DISCARD))
+        .isTrue();
+
+    await("counted as parked", () -> parkedCount(dead) == 1);
+    assertThat(provider.status(dead).unreadCount()).isZero();
+  }
+
+  private long parkedCount(MailAddress address) {
+    Object count = provider.status(address).extensions().get(provider.scheme() + ".parkedCount");
+    assertThat(count).as(provider.scheme() + ".parkedCount").isInstanceOf(Number.class);
+    return ((Number) count).longValue();
   }
 
   @Test

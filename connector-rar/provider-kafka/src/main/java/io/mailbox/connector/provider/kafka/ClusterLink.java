@@ -242,6 +242,25 @@ final class ClusterLink implements AutoCloseable {
     }
   }
 
+  /**
+   * How many records {@code topic} holds (its parked records, for one): 0 when the topic does not
+   * exist (nothing was ever parked), -1 when the cluster is not there.
+   */
+  long size(String topic) {
+    try {
+      if (!knownTopics.contains(topic) && !exists(topic)) {
+        return 0;
+      }
+      knownTopics.add(topic);
+      List<TopicPartition> partitions = partitions(topic);
+      Map<TopicPartition, Long> ends = ends(partitions);
+      Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
+      return partitions.stream().mapToLong(tp -> ends.get(tp) - starts.get(tp)).sum();
+    } catch (MailboxException e) {
+      return -1;
+    }
+  }
+
   /** Whether {@code topic} exists, from what the provider found (no round trip when known). */
   boolean known(String topic) {
     return knownTopics.contains(topic);

@@ -15,8 +15,8 @@ import java.util.Map;
  * committed; for a queue address, its share group's records not acknowledged) less what this
  * process handed out or settled and has not committed yet; in flight = records handed out here and
  * not settled (leased fetches included; overdue leases counted apart), plus broadcasts being
- * settled. Offline while the cluster does not answer its (cached, bounded) probe; unknown when the
- * topic does not exist.
+ * settled; the parked count is the size of {@code <topic>_parked}. Offline while the cluster does
+ * not answer its (cached, bounded) probe; unknown when the topic does not exist.
  */
 final class KafkaStatus {
   private final ClusterLink cluster;
@@ -68,6 +68,10 @@ final class KafkaStatus {
     }
     long notCommitted = Math.max(notCommittedBefore, notCommitted(reader));
     extensions.put(SCHEME + ".lag", lag);
+    long parked = cluster.size(names.parkedTopic(address));
+    if (parked >= 0) {
+      extensions.put(SCHEME + ".parkedCount", parked);
+    }
     return new AddressStatus(
         address,
         AddressState.ONLINE,

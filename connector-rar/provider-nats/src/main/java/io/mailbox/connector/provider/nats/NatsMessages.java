@@ -6,6 +6,7 @@ import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.ForeignHeaders;
 import io.mailbox.connector.spi.Ids;
 import io.nats.client.Message;
+import io.nats.client.api.MessageInfo;
 import io.nats.client.impl.Headers;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -60,10 +61,43 @@ final class NatsMessages {
     return copy.header(DEDUPLICATION_ID).orElse(byMessageId ? copy.id() : null);
   }
 
+  /** What a read needs of a stored message, delivered or read by sequence. */
+  private record Stored(
+      Headers headers, byte[] data, String position, Instant storedAt, long deliveredBefore) {
+
+    static Stored of(Message message) {
+      return new Stored(
+          message.hasHeaders() ? message.getHeaders() : new Headers(),
+          message.getData(),
+          NatsMessages.position(message),
+          NatsMessages.storedAt(message),
+          message.isJetStream() ? message.metaData().deliveredCount() - 1 : 0);
+    }
+
+    /** A message read by sequence: never delivered by that read, so no round. */
+    static Stored of(MessageInfo stored) {
+      return new Stored(
+          stored.getHeaders() == null ? new Headers() : stored.getHeaders(),
+          stored.getData(),
+          stored.getStream() + ":" + stored.getSeq(),
+          stored.getTime() == null ? Instant.now() : stored.getTime().toInstant(),
+          0);
+    }
+  }
+
   static Received read(MailAddress address, Message message) {
-    Headers headers = message.hasHeaders() ? message.getHeaders() : new Headers();
+    return read(address, Stored.of(message));
+  }
+
+  /** A message read by its stream sequence (peek, parked records). */
+  static Received read(MailAddress address, MessageInfo stored) {
+    return read(address, Stored.of(stored));
+  }
+
+  private static Received read(MailAddress address, Stored message) {
+    Headers headers = message.headers();
     boolean ours = isOurs(headers);
-    MailMessage.Builder copy = MailMessage.to(address).body(text(message.getData()));
+    MailMessage.Builder copy = MailMessage.to(address).body(text(message.data()));
     int dropped = 0;
     String messageId = null;
     for (Map.Entry<String, List<String>> header : headers.entrySet()) {
@@ -87,10 +121,10 @@ final class NatsMessages {
       }
     }
     if (!ours) {
-      String position = position(message);
+      String position = message.position();
       String key = position == null ? Ids.next() : Ids.stable(position);
       copy.header(SystemHeaders.SEND_ID, key);
-      copy.header(SystemHeaders.SENT_AT, storedAt(message).toString());
+      copy.header(SystemHeaders.SENT_AT, message.storedAt().toString());
       if (messageId == null) {
         messageId = position == null ? key : position;
       }
@@ -98,29 +132,36 @@ final class NatsMessages {
     if (messageId != null && !messageId.isBlank()) {
       copy.id(messageId);
     }
-    long deliveredBefore = message.isJetStream() ? message.metaData().deliveredCount() - 1 : 0;
-    if (deliveredBefore > 0) {
-      copy.header(SystemHeaders.ROUND, Long.toString(deliveredBefore));
+    if (message.deliveredBefore() > 0) {
+      copy.header(SystemHeaders.ROUND, Long.toString(message.deliveredBefore()));
     }
     return new Received(copy.build(), dropped);
   }
 
   /** {@link #read}, or the body alone under a fresh send id when the headers cannot be read. */
   static Received readSafely(MailAddress address, Message message) {
+    return readSafely(address, Stored.of(message));
+  }
+
+  /** {@link #readSafely(MailAddress, Message)} of a message read by its stream sequence. */
+  static Received readSafely(MailAddress address, MessageInfo stored) {
+    return readSafely(address, Stored.of(stored));
+  }
+
+  private static Received readSafely(MailAddress address, Stored message) {
     try {
       return read(address, message);
     } catch (RuntimeException unreadable) {
-      String position = position(message);
+      String position = message.position();
       String key = position == null ? Ids.next() : Ids.stable(position);
       MailMessage copy =
           MailMessage.to(address)
               .id(key)
-              .body(text(message.getData()))
+              .body(text(message.data()))
               .header(SystemHeaders.SEND_ID, key)
-              .header(SystemHeaders.SENT_AT, storedAt(message).toString())
+              .header(SystemHeaders.SENT_AT, message.storedAt().toString())
               .build();
-      int dropped = message.hasHeaders() ? message.getHeaders().size() : 0;
-      return new Received(copy, dropped);
+      return new Received(copy, message.headers().size());
     }
   }
 

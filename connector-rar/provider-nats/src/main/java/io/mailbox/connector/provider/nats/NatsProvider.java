@@ -11,7 +11,8 @@ import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
-import io.mailbox.connector.spi.LeaseTable;
+import io.mailbox.connector.spi.ParkedRecords;
+import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
@@ -48,11 +49,17 @@ import java.util.logging.Logger;
  * kernel's retry delay, a fetch's at once); discard or {@code natsMaxDeliveries} reached = the dead
  * letter stored first, then {@code term}. The server counts deliveries (the round) and its ack wait
  * is the lease of a consumer that crashed; a fetch's own lease is kept here and kept alive past the
- * ack wait with {@code in-progress}, as are held subscriber deliveries. Not declared: peek, locate,
- * remove, parked records through the API ({@code <subject>.parked}).
+ * ack wait with {@code in-progress}, as are held subscriber deliveries. Peek and parked records
+ * ({@code <subject>.parked}) read the stream by sequence ({@link StoredViews}). Not declared:
+ * locate, remove.
  */
 public final class NatsProvider extends TransportBase
-    implements BoundsItsPublish, Recovering, Enumerating, HandsBacklogToSubscribers {
+    implements BoundsItsPublish,
+        Recovering,
+        Enumerating,
+        HandsBacklogToSubscribers,
+        Peeking,
+        ParkedRecords {
   public static final String SCHEME = "nats";
   private static final Logger LOG = Logger.getLogger(NatsProvider.class.getName());
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
@@ -64,13 +71,14 @@ public final class NatsProvider extends TransportBase
   private final NatsPublisher publisher;
   private final SubscriberReaders readers;
   private final FetchPullers pullers;
+  private final StoredViews views;
+  private final NatsStatus statuses;
   private final HeldMessages held = new HeldMessages();
-  private final LeaseTable<Message> leases = new LeaseTable<>();
+  private final FetchLeases leases;
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
   private final AtomicLong droppedHeaders = new AtomicLong();
   private final Acknowledgements acknowledgements;
   private final PeriodicTask sweeper;
-  private long sweeps;
 
   public NatsProvider(NatsSettings settings, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
@@ -93,8 +101,12 @@ public final class NatsProvider extends TransportBase
             held::count,
             acknowledgements::confirmBatch);
     this.pullers = new FetchPullers(link, this::prepare, this::bind);
+    this.leases = new FetchLeases(held, clock, settings.ackWait());
+    this.views = new StoredViews(link, names, settings.stream(), settings.defaultGroup());
+    this.statuses = new NatsStatus(link, names, settings.defaultGroup(), views);
     this.sweeper =
-        new PeriodicTask("The nats: lease sweep", scheduler, Duration.ofSeconds(1), this::sweep);
+        new PeriodicTask(
+            "The nats: lease sweep", scheduler, Duration.ofSeconds(1), leases::sweepEverySecond);
   }
 
   @Override
@@ -227,7 +239,6 @@ public final class NatsProvider extends TransportBase
     List<MailMessage> taken = new ArrayList<>();
     for (Message message : pullers.take(address, limit)) {
       MailMessage copy = read(address, message);
-      String key = copy.sendId().orElseThrow();
       if (lease != null) {
         held.hold(copy, address, message);
         if (overDeliveryCap(address, copy)) {
@@ -239,7 +250,7 @@ public final class NatsProvider extends TransportBase
       }
       MailMessage handedOut = handOut.apply(copy);
       if (lease != null) {
-        leases.put(key, address, lease, handedOut, message);
+        leases.put(address, lease, handedOut, message);
       }
       taken.add(handedOut);
     }
@@ -251,17 +262,7 @@ public final class NatsProvider extends TransportBase
 
   @Override
   public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
-    Optional<LeaseTable.Leased<Message>> released = leases.release(address, key, leaseId);
-    if (released.isEmpty()) {
-      return Optional.empty();
-    }
-    LeaseTable.Leased<Message> leased = released.get();
-    if (leased.lease().isExpiredAt(now())) {
-      leased.handle().nak(); // too late: the lease is over, the message goes to the next fetch
-      return Optional.empty();
-    }
-    held.hold(leased.copy(), address, leased.handle());
-    return Optional.of(leased.copy());
+    return leases.release(address, key, leaseId);
   }
 
   @Override
@@ -271,26 +272,7 @@ public final class NatsProvider extends TransportBase
 
   @Override
   public long reclaimExpired(MailAddress address) {
-    List<LeaseTable.Leased<Message>> expired = leases.takeExpired(address, now());
-    expired.forEach(leased -> leased.handle().nak());
-    return expired.size();
-  }
-
-  /**
-   * Every second: expired leases go back; every third of the ack wait, leased and held messages are
-   * marked in progress, so the server does not hand out what a fetcher or a subscriber still holds.
-   */
-  private void sweep() {
-    leases.addresses().forEach(this::reclaimExpired);
-    long everySweeps = Math.max(1, settings.ackWait().toSeconds() / 3);
-    if (++sweeps % everySweeps == 0) {
-      for (MailAddress address : leases.addresses()) {
-        leases.entries(address).forEach(leased -> leased.handle().inProgress());
-      }
-      // A subscriber still working on a message (a slow handler, a retry policy's attempts) must
-      // not get it a second time, nor see its round raised, while it works.
-      held.keepAlive();
-    }
+    return leases.reclaimExpired(address);
   }
 
   // ---- settlement ------------------------------------------------------------------------------
@@ -347,6 +329,21 @@ public final class NatsProvider extends TransportBase
     LOG.warning(() -> "Parked " + record + " in NATS subject " + names.parkedSubject(address));
   }
 
+  @Override
+  public List<MailMessage> peekQueued(MailAddress address, int limit) {
+    return views.peek(address, limit);
+  }
+
+  @Override
+  public List<MailMessage> parkedCopies(MailAddress address, int limit) {
+    return views.parked(address, limit);
+  }
+
+  @Override
+  public int removeParked(MailAddress address, String key) {
+    return views.removeParked(address, key);
+  }
+
   /** Deletes the stored messages of every address this provider used; returns how many went. */
   @Override
   public long clearBacklog() {
@@ -354,9 +351,7 @@ public final class NatsProvider extends TransportBase
     for (MailAddress address : known()) {
       dropped += link.purge(names.subject(address));
     }
-    for (LeaseTable.Leased<Message> leased : leases.takeAll()) {
-      leased.handle().term();
-    }
+    leases.terminateAll();
     return dropped;
   }
 
@@ -364,16 +359,15 @@ public final class NatsProvider extends TransportBase
 
   @Override
   public AddressStatus status(MailAddress address) {
-    return new NatsStatus(link, names, settings.defaultGroup())
-        .of(
-            address,
-            leases.census(address, now()),
-            held.count(address),
-            acknowledgements.unconfirmed(address),
-            broadcastsInFlight(address),
-            readers.receivers(address).size(),
-            droppedHeaders.get(),
-            lastActivity.get(address));
+    return statuses.of(
+        address,
+        leases.census(address),
+        held.count(address),
+        acknowledgements.unconfirmed(address),
+        broadcastsInFlight(address),
+        readers.receivers(address).size(),
+        droppedHeaders.get(),
+        lastActivity.get(address));
   }
 
   /** The provider's consumers (any server's) and the addresses used here. */

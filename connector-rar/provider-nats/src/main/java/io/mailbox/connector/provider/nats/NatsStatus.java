@@ -17,19 +17,21 @@ import java.util.Optional;
  * messages not delivered yet ({@code num_pending}) plus those delivered and not acknowledged that
  * are not in flight here (nak'ed and waiting to be delivered again, or held by another server) and
  * not acknowledged here a moment ago (a batch's acknowledgements are confirmed together); in flight
- * = what this server holds (leases, subscriber deliveries, broadcasts being settled). Offline while
- * the server does not answer its (cached, bounded) probe; unknown when the address has no consumer
- * yet.
+ * = what this server holds (leases, subscriber deliveries, broadcasts being settled); the parked
+ * records of {@code <subject>.parked} counted by the stream. Offline while the server does not
+ * answer its (cached, bounded) probe; unknown when the address has no consumer yet.
  */
 final class NatsStatus {
   private final NatsLink link;
   private final SubjectNames names;
   private final String group;
+  private final StoredViews views;
 
-  NatsStatus(NatsLink link, SubjectNames names, String group) {
+  NatsStatus(NatsLink link, SubjectNames names, String group, StoredViews views) {
     this.link = link;
     this.names = names;
     this.group = group;
+    this.views = views;
   }
 
   AddressStatus of(
@@ -65,6 +67,7 @@ final class NatsStatus {
     extensions.put(SCHEME + ".numPending", pending);
     extensions.put(SCHEME + ".numAckPending", ackPending);
     extensions.put(SCHEME + ".redelivered", info.get().getRedelivered());
+    extensions.put(SCHEME + ".parkedCount", views.parkedCount(address));
     return new AddressStatus(
         address,
         AddressState.ONLINE,

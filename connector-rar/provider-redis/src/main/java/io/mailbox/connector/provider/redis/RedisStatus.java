@@ -84,7 +84,7 @@ final class RedisStatus {
     extensions.put(SCHEME + ".lag", lag);
     extensions.put(SCHEME + ".pending", pending);
     extensions.put(SCHEME + ".length", views.length(key));
-    extensions.put(SCHEME + ".parked", views.length(keys.parked(address)));
+    extensions.put(SCHEME + ".parkedCount", views.length(keys.parked(address)));
     return new AddressStatus(
         address,
         AddressState.ONLINE,
