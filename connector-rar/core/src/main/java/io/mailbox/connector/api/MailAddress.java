@@ -186,11 +186,12 @@ public final class MailAddress implements Comparable<MailAddress>, Serializable 
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof MailAddress that
-        && scheme.equals(that.scheme)
-        && user.equals(that.user)
-        && host.equals(that.host)
-        && path.equals(that.path);
+    return other == this
+        || other instanceof MailAddress that
+            && scheme.equals(that.scheme)
+            && user.equals(that.user)
+            && host.equals(that.host)
+            && path.equals(that.path);
   }
 
   @Override

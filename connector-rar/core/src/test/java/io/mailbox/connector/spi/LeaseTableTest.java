@@ -67,6 +67,36 @@ class LeaseTableTest {
   }
 
   @Test
+  void aTableGuardedByItsOwnersMonitorWaitsWhileTheOwnerHoldsIt() throws Exception {
+    Object owner = new Object();
+    LeaseTable<String> owned = new LeaseTable<>(owner);
+    java.util.concurrent.CountDownLatch putDone = new java.util.concurrent.CountDownLatch(1);
+    Thread other;
+    synchronized (owner) {
+      owned.put(
+          "k1", QUEUE, new Lease("l1", T0, null), MailMessage.to(QUEUE).body("{}").build(), "a");
+      other =
+          new Thread(
+              () -> {
+                owned.put(
+                    "k2",
+                    QUEUE,
+                    new Lease("l2", T0, null),
+                    MailMessage.to(QUEUE).body("{}").build(),
+                    "b");
+                putDone.countDown();
+              });
+      other.start();
+      assertThat(putDone.await(200, java.util.concurrent.TimeUnit.MILLISECONDS))
+          .as("another thread waits for the owner's monitor")
+          .isFalse();
+      assertThat(owned.size()).as("re-entered by the owner").isEqualTo(1);
+    }
+    other.join(5_000);
+    assertThat(owned.size()).isEqualTo(2);
+  }
+
+  @Test
   void theCensusCountsInFlightAndOverdueCopiesOfOneAddress() {
     hand("k1", QUEUE, "l1", Duration.ofSeconds(10));
     hand("k2", QUEUE, "l2", Duration.ofSeconds(20));

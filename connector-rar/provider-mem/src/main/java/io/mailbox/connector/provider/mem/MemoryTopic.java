@@ -27,7 +27,7 @@ import java.util.function.UnaryOperator;
 final class MemoryTopic {
   private final MailAddress address;
   private final Deque<MailMessage> queue = new ArrayDeque<>();
-  private final LeaseTable<Void> inFlight = new LeaseTable<>();
+  private final LeaseTable<Void> inFlight = new LeaseTable<>(this); // re-entered, not a second lock
   private final Map<String, MailMessage> parked = new LinkedHashMap<>();
   private final List<Receiver> subscribers = new CopyOnWriteArrayList<>();
   private Instant lastActivity;
