@@ -60,7 +60,15 @@ final class CopySearch {
   void search(String term, java.util.Collection<String> ids) {
     Snapshot snapshot = connection.snapshot();
     Set<String> deadLetters = MailboxOperations.deadLetterAddresses(connection, snapshot);
+    Set<String> down = new java.util.TreeSet<>();
     for (ProviderState provider : snapshot.providers()) {
+      if (!provider.serving()) {
+        down.add(provider.scheme());
+        notes.add(
+            provider.scheme()
+                + ": down (stopped, or its status did not answer): copies not searched");
+        continue;
+      }
       MailAddress probe = MailAddress.parse(provider.scheme() + "://journey@mailbox");
       if (!connection.can(Capabilities.LOCATE, probe)) {
         notes.add(provider.scheme() + ": cannot locate a message by id");
@@ -69,8 +77,19 @@ final class CopySearch {
         notes.add(provider.scheme() + ": cannot show its queued messages (not searched by text)");
       }
     }
+    // A locate asks every provider that can: one that is down would only make it wait for that
+    // provider's bound, so none is asked then (the note above says which was down).
     List<LocatedCopy> located = new ArrayList<>();
-    ids.forEach(id -> located.addAll(connection.locate(id)));
+    if (down.isEmpty()) {
+      try {
+        ids.forEach(id -> located.addAll(connection.locate(id)));
+      } catch (RuntimeException unanswered) {
+        notes.add(
+            "copies not located by id: a provider failed ("
+                + unanswered.getClass().getSimpleName()
+                + ")");
+      }
+    }
     for (LocatedCopy copy : located) {
       Instant at = null;
       String detail = "";
@@ -90,6 +109,9 @@ final class CopySearch {
         return;
       }
       MailAddress address = status.address();
+      if (down.contains(address.scheme())) {
+        continue;
+      }
       if (status.unreadCount() > 0 && connection.can(Capabilities.PEEK, address)) {
         scan(address, false, term, deadLetters);
       }

@@ -68,7 +68,16 @@ public class MessageJourney {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MILLIS);
     List<JourneyHop> hops = new ArrayList<>();
     List<String> notes = new ArrayList<>();
-    List<OutboxRow> rows = OutboxSearch.find(em, wanted, ROWS, DEADLINE_MILLIS / 3);
+    List<OutboxRow> rows;
+    try {
+      rows = OutboxSearch.find(em, wanted, ROWS, DEADLINE_MILLIS / 3);
+    } catch (RuntimeException unanswered) {
+      rows = null; // a database that is down or hung: say so, search the providers anyway
+      notes.add("outbox and inbox not searched: the database " + failure(unanswered));
+    }
+    if (rows == null) {
+      return searchCopies(wanted, java.util.Set.of(wanted), hops, notes, deadline);
+    }
     rows.forEach(row -> hops.addAll(outbox(row)));
     // The rows found by text lead to their messages: each row's id is the message id its copies
     // carry and the envelope id its consumers' inbox markers keep (the markers of processed
@@ -77,11 +86,24 @@ public class MessageJourney {
     ids.add(wanted);
     rows.forEach(row -> ids.add(row.id()));
     java.util.Map<String, InboxRow> markers = new java.util.LinkedHashMap<>();
-    for (String id : ids) {
-      InboxSearch.find(em, id, id.equals(wanted), ROWS, DEADLINE_MILLIS / 3)
-          .forEach(marker -> markers.putIfAbsent(marker.id(), marker));
+    try {
+      for (String id : ids) {
+        InboxSearch.find(em, id, id.equals(wanted), ROWS, DEADLINE_MILLIS / 3)
+            .forEach(marker -> markers.putIfAbsent(marker.id(), marker));
+      }
+    } catch (RuntimeException unanswered) {
+      notes.add("inbox not searched: the database " + failure(unanswered));
     }
     markers.values().forEach(marker -> hops.add(inbox(marker)));
+    return searchCopies(wanted, ids, hops, notes, deadline);
+  }
+
+  private JourneyHop.Journey searchCopies(
+      String wanted,
+      java.util.Set<String> ids,
+      List<JourneyHop> hops,
+      List<String> notes,
+      long deadline) {
     boolean truncated;
     try (MailboxConnection connection = connections.getConnection()) {
       CopySearch copies = new CopySearch(connection, deadline);
@@ -95,6 +117,18 @@ public class MessageJourney {
     }
     return new JourneyHop.Journey(
         wanted, inTimeOrder(hops), notes, truncated || hops.size() > MAX_HOPS);
+  }
+
+  /** Why a store could not be searched, in words: no driver message, no SQL, no values. */
+  static String failure(RuntimeException unanswered) {
+    for (Throwable cause = unanswered; cause != null; cause = cause.getCause()) {
+      if (cause instanceof jakarta.persistence.QueryTimeoutException
+          || cause instanceof java.sql.SQLTimeoutException
+          || cause instanceof java.sql.SQLException sql && "57014".equals(sql.getSQLState())) {
+        return "did not answer within " + DEADLINE_MILLIS / 3 + " ms";
+      }
+    }
+    return "could not be reached (" + unanswered.getClass().getSimpleName() + ")";
   }
 
   /** Oldest first, newest last; hops without a time after them. */

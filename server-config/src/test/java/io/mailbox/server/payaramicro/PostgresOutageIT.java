@@ -153,6 +153,16 @@ class PostgresOutageIT {
     assertThat(hung.metricsMillis())
         .as("the metrics answered within the probes' bound while the tables were locked")
         .isLessThanOrEqualTo(HEALTH_ANSWER_BOUND.toMillis());
+    assertThat(hung.journey())
+        .as("the journey while the tables were locked names what it could not search")
+        .contains("\"hops\"")
+        .contains("outbox and inbox not searched: the database did not answer")
+        .contains("jdbc: down");
+    // The outbox query's share of the deadline (1.7 s), then the snapshot's jdbc: listing, which
+    // fails after its read bound (5 s) and marks jdbc: down; nothing else waits on the database.
+    assertThat(hung.journeyMillis())
+        .as("the journey answered within its bounds and a margin while the tables were locked")
+        .isLessThanOrEqualTo(10_000);
     assertThat(hung.upAfterRelease()).as("ready again once the lock was released").isNotNull();
     assertThat(downAfter).as("readiness turned DOWN during the outage").isNotNull();
     assertThat(downAfter).as("time until readiness said DOWN").isLessThanOrEqualTo(DOWN_BOUND);
@@ -184,6 +194,8 @@ class PostgresOutageIT {
       int liveWhileLocked,
       long metricsMillis,
       boolean metricsAnswered,
+      String journey,
+      long journeyMillis,
       Duration upAfterRelease) {}
 
   private static HungDatabase readinessWhileTheTablesAreLocked(
@@ -194,6 +206,8 @@ class PostgresOutageIT {
     int live;
     long metricsMillis;
     boolean metricsAnswered;
+    String journey;
+    long journeyMillis;
     try (Connection lock = DriverManager.getConnection(url, "postgres", "")) {
       lock.setAutoCommit(false);
       java.util.List<String> tables = new java.util.ArrayList<>();
@@ -230,6 +244,11 @@ class PostgresOutageIT {
       Instant asked = Instant.now();
       metricsAnswered = console.get("/console/api/metrics").contains("mailbox_posted_total{");
       metricsMillis = Duration.between(asked, Instant.now()).toMillis();
+      // "Where is my message?" on a hung database: an answer, in its time bound, that says what
+      // it could not search — never a hang, never a bare 500.
+      asked = Instant.now();
+      journey = console.get("/console/api/journey?q=order-while-locked");
+      journeyMillis = Duration.between(asked, Instant.now()).toMillis();
       lock.rollback();
     }
     return new HungDatabase(
@@ -239,6 +258,8 @@ class PostgresOutageIT {
         live,
         metricsMillis,
         metricsAnswered,
+        journey,
+        journeyMillis,
         awaitReady(base, Duration.ofSeconds(30)));
   }
 

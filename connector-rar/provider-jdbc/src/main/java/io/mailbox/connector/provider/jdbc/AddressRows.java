@@ -26,9 +26,22 @@ import java.util.Map;
  * PARKED}.
  */
 final class AddressRows {
+  /**
+   * How long one of these statements may wait, in seconds. They serve operators (the snapshot, the
+   * console's lists, "where is my message?"): on a database that accepts connections and never
+   * answers (a lock held, a stalled disk) they fail after this, and the snapshot reports the
+   * provider down, instead of holding the console's request thread for as long as the lock lasts.
+   */
+  static final int READ_BOUND_SECONDS = 5;
+
   static final String READY = "READY";
   static final String LEASED = "LEASED";
   static final String PARKED = "PARKED";
+
+  private static PreparedStatement bounded(PreparedStatement statement) throws SQLException {
+    statement.setQueryTimeout(READ_BOUND_SECONDS);
+    return statement;
+  }
 
   /** Counts of one address: queued, in flight, parked, overdue in flight, last update (millis). */
   record Counts(long ready, long leased, long parked, long overdue, long lastUpdate) {
@@ -47,7 +60,7 @@ final class AddressRows {
   List<MailMessage> messages(String select, int limit, Object... values) {
     return db.run(
         c -> {
-          try (PreparedStatement statement = c.prepareStatement(select)) {
+          try (PreparedStatement statement = bounded(c.prepareStatement(select))) {
             bind(statement, values);
             statement.setMaxRows(limit);
             List<MailMessage> found = new ArrayList<>();
@@ -66,7 +79,7 @@ final class AddressRows {
     return db.run(
         c -> {
           try (PreparedStatement select =
-              c.prepareStatement("SELECT 1 FROM MBX_QUEUE WHERE COPY_KEY = ?")) {
+              bounded(c.prepareStatement("SELECT 1 FROM MBX_QUEUE WHERE COPY_KEY = ?"))) {
             bind(select, key);
             try (ResultSet result = select.executeQuery()) {
               return result.next();
@@ -87,8 +100,9 @@ final class AddressRows {
     return db.run(
         c -> {
           try (PreparedStatement select =
-              c.prepareStatement(
-                  "SELECT ADDRESS, COPY_KEY, LEASE_ID, STATE FROM MBX_QUEUE WHERE MESSAGE_ID = ? ORDER BY ADDRESS, SEQ")) {
+              bounded(
+                  c.prepareStatement(
+                      "SELECT ADDRESS, COPY_KEY, LEASE_ID, STATE FROM MBX_QUEUE WHERE MESSAGE_ID = ? ORDER BY ADDRESS, SEQ"))) {
             bind(select, messageId);
             List<LocatedCopy> found = new ArrayList<>();
             try (ResultSet result = select.executeQuery()) {
@@ -115,9 +129,10 @@ final class AddressRows {
     return db.run(
         c -> {
           try (PreparedStatement select =
-              c.prepareStatement(
-                  "SELECT COPY_KEY, MESSAGE_ID, LEASE_ID, UPDATED_AT, VISIBLE_AT FROM MBX_QUEUE"
-                      + " WHERE ADDRESS_HASH = ? AND STATE = 'LEASED' ORDER BY SEQ")) {
+              bounded(
+                  c.prepareStatement(
+                      "SELECT COPY_KEY, MESSAGE_ID, LEASE_ID, UPDATED_AT, VISIBLE_AT FROM MBX_QUEUE"
+                          + " WHERE ADDRESS_HASH = ? AND STATE = 'LEASED' ORDER BY SEQ"))) {
             select.setString(1, hash(address));
             select.setMaxRows(limit);
             List<InFlightCopy> copies = new ArrayList<>();
@@ -177,9 +192,10 @@ final class AddressRows {
     db.run(
         c -> {
           try (PreparedStatement select =
-              c.prepareStatement(
-                  "SELECT STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ? THEN 1 ELSE 0 END)"
-                      + " FROM MBX_QUEUE WHERE ADDRESS_HASH = ? GROUP BY STATE")) {
+              bounded(
+                  c.prepareStatement(
+                      "SELECT STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ? THEN 1 ELSE 0 END)"
+                          + " FROM MBX_QUEUE WHERE ADDRESS_HASH = ? GROUP BY STATE"))) {
             bind(select, now, hash(address));
             try (ResultSet result = select.executeQuery()) {
               while (result.next()) {
@@ -201,9 +217,10 @@ final class AddressRows {
     db.run(
         c -> {
           try (PreparedStatement select =
-              c.prepareStatement(
-                  "SELECT ADDRESS, STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ?"
-                      + " THEN 1 ELSE 0 END) FROM MBX_QUEUE GROUP BY ADDRESS, STATE")) {
+              bounded(
+                  c.prepareStatement(
+                      "SELECT ADDRESS, STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ?"
+                          + " THEN 1 ELSE 0 END) FROM MBX_QUEUE GROUP BY ADDRESS, STATE"))) {
             bind(select, now);
             try (ResultSet result = select.executeQuery()) {
               while (result.next()) {
@@ -257,16 +274,18 @@ final class AddressRows {
             sizes.put(prefix + "rows." + state, 0L);
           }
           try (PreparedStatement rows =
-                  c.prepareStatement("SELECT STATE, COUNT(*) FROM MBX_QUEUE GROUP BY STATE");
+                  bounded(
+                      c.prepareStatement("SELECT STATE, COUNT(*) FROM MBX_QUEUE GROUP BY STATE"));
               ResultSet result = rows.executeQuery()) {
             while (result.next()) {
               sizes.put(prefix + "rows." + result.getString(1), result.getLong(2));
             }
           }
           try (PreparedStatement seen =
-              c.prepareStatement(
-                  "SELECT COUNT(*), COALESCE(SUM(CASE WHEN SEEN_UNTIL > ? THEN 1 ELSE 0 END), 0)"
-                      + " FROM MBX_QUEUE_SEEN")) {
+              bounded(
+                  c.prepareStatement(
+                      "SELECT COUNT(*), COALESCE(SUM(CASE WHEN SEEN_UNTIL > ? THEN 1 ELSE 0 END), 0)"
+                          + " FROM MBX_QUEUE_SEEN"))) {
             bind(seen, now);
             try (ResultSet result = seen.executeQuery()) {
               result.next();
