@@ -1,6 +1,7 @@
 package io.mailbox.messaging;
 
 import io.mailbox.connector.api.Delivery;
+import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
@@ -63,7 +64,9 @@ final class MailboxPublisher implements Publisher<Message<?>> {
 
   /** One subscriber's demand, in-flight count and fetch loop. */
   private final class ChannelSubscription implements Subscription, IncomingMailboxMessage.NotNow {
-    private final Subscriber<? super Message<?>> subscriber;
+    // Dropped on cancel (Reactive Streams rule 3.13): a scheduled pass or a watchdog still queued
+    // must not keep a cancelled subscriber reachable.
+    private volatile Subscriber<? super Message<?>> subscriber;
     private final AtomicLong demand = new AtomicLong();
     // Each message handed out and not settled yet, with the time after which its slot is freed
     // even without a settlement (see freeOverdueSlots).
@@ -89,10 +92,13 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     @Override
     public void request(long n) {
       if (n <= 0) {
-        cancelled = true;
-        subscriber.onError(
-            new IllegalArgumentException(
-                "Reactive Streams rule 3.9: request(" + n + ") must be positive"));
+        Subscriber<? super Message<?>> failing = subscriber;
+        cancel();
+        if (failing != null) {
+          failing.onError(
+              new IllegalArgumentException(
+                  "Reactive Streams rule 3.9: request(" + n + ") must be positive"));
+        }
         return;
       }
       demand.accumulateAndGet(
@@ -103,6 +109,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     @Override
     public void cancel() {
       cancelled = true;
+      subscriber = null;
     }
 
     private void drainSoon(Duration delay) {
@@ -188,6 +195,18 @@ final class MailboxPublisher implements Publisher<Message<?>> {
      * SmallRye calls from here sends in the same trace) and ended when the message is settled.
      */
     private void handOut(Delivery delivery, Object slot) {
+      Subscriber<? super Message<?>> target = subscriber;
+      if (target == null) {
+        // Cancelled while this batch was handed out: the copy goes back now, not when its lease
+        // runs out.
+        inFlight.remove(slot);
+        try {
+          delivery.settle(Disposition.UNHANDLED);
+        } catch (RuntimeException e) {
+          LOG.log(Level.FINE, "A copy fetched before a cancel goes back at its lease's end", e);
+        }
+        return;
+      }
       TracedSpan span =
           MessageTracing.lookup()
               .startProcess(
@@ -198,7 +217,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
           new IncomingMailboxMessage(
               delivery, settings, this::later, () -> settled(slot), this, span);
       try (MessageTracing.Scope current = span.makeCurrent()) {
-        subscriber.onNext(message);
+        target.onNext(message);
       }
     }
 
