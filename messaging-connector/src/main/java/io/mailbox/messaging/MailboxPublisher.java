@@ -80,6 +80,8 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private final Queue<Delivery> notYetHandled = new ConcurrentLinkedQueue<>();
     private volatile long pausedUntilMillis;
     private volatile boolean cancelled;
+    // When a slot counts as overdue (see overdueAfterMillis), computed once, not per message.
+    private final long overdueAfterMillis;
     // Whether the last fetch failed: an outage is logged once at WARNING, its repeats at FINE and
     // the recovery at INFO, instead of a warning every poll interval. Only drain passes touch it,
     // and they never overlap.
@@ -87,6 +89,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
 
     ChannelSubscription(Subscriber<? super Message<?>> subscriber) {
       this.subscriber = subscriber;
+      this.overdueAfterMillis = overdueAfterMillis(settings.lease());
     }
 
     @Override
@@ -113,18 +116,31 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     }
 
     private void drainSoon(Duration delay) {
-      if (!cancelled) {
-        executor.schedule(this::drain, delay.toMillis(), TimeUnit.MILLISECONDS);
+      if (cancelled) {
+        return;
+      }
+      if (delay.isZero()) {
+        wakeUp();
+      } else {
+        executor.schedule(this::wakeUp, delay.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
+
+    /**
+     * A wake-up (an ack, more demand, a pause over): counted; only the first one while no drain
+     * runs or waits to run schedules one. An ack does not queue a task of its own on the executor:
+     * the drain that runs or waits sees it and makes one more pass.
+     */
+    private void wakeUp() {
+      if (!cancelled && wip.getAndIncrement() == 0) {
+        executor.execute(this::drain);
       }
     }
 
     private void drain() {
-      if (cancelled || wip.getAndIncrement() != 0) {
-        return; // the drain running now sees this wake-up: it makes one more pass
-      }
-      // A work-in-progress count, not a flag: a wake-up (an ack, more demand) that arrives while a
-      // pass is ending is never lost — with a flag, that wake-up's drain could find the flag still
-      // set and return, and the ending pass would then wait for a wake-up that already came.
+      // A work-in-progress count, not a flag: a wake-up that arrives while a pass is ending is
+      // never lost — with a flag, it could find the flag still set and return, and the ending pass
+      // would then wait for a wake-up that already came.
       int missed = 1;
       Duration next;
       do {
@@ -171,7 +187,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
                 slot,
                 settings.lease().isZero()
                     ? Long.MAX_VALUE // a lease that never ends never hands the copy out again
-                    : System.currentTimeMillis() + overdueAfter().toMillis());
+                    : System.currentTimeMillis() + overdueAfterMillis);
             demand.decrementAndGet();
             watchOverdue();
             handOut(delivery, slot);
@@ -275,15 +291,14 @@ final class MailboxPublisher implements Publisher<Message<?>> {
      * for good. Its lease has handed the copy out again by then, so its slot is freed, said once:
      * after twice the lease plus the lease again (at most 5 s).
      */
-    private Duration overdueAfter() {
-      Duration lease = settings.lease();
+    private static long overdueAfterMillis(Duration lease) {
       Duration margin = lease.compareTo(Duration.ofSeconds(5)) < 0 ? lease : Duration.ofSeconds(5);
-      return lease.multipliedBy(2).plus(margin);
+      return lease.multipliedBy(2).plus(margin).toMillis();
     }
 
     private void watchOverdue() {
       if (!cancelled && !settings.lease().isZero() && watching.compareAndSet(false, true)) {
-        executor.schedule(this::freeOverdueSlots, overdueAfter().toMillis(), TimeUnit.MILLISECONDS);
+        executor.schedule(this::freeOverdueSlots, overdueAfterMillis, TimeUnit.MILLISECONDS);
       }
     }
 
@@ -308,7 +323,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
                     + ": "
                     + count
                     + " message(s) neither acked nor nacked "
-                    + overdueAfter().toMillis()
+                    + overdueAfterMillis
                     + " ms after delivery; their slots are freed (their leases hand them out"
                     + " again)");
         drainSoon(Duration.ZERO);
