@@ -61,17 +61,21 @@ final class NatsMessages {
     return copy.header(DEDUPLICATION_ID).orElse(byMessageId ? copy.id() : null);
   }
 
-  /** What a read needs of a stored message, delivered or read by sequence. */
+  /**
+   * What a read needs of a stored message, delivered ({@code message}) or read by sequence ({@code
+   * info}). Where it is stored and when are only needed for a foreign message: computed on demand
+   * (a delivered message's are parsed from its reply subject, a string and a date per message).
+   */
   private record Stored(
-      Headers headers, byte[] data, String position, Instant storedAt, long deliveredBefore) {
+      Headers headers, byte[] data, long deliveredBefore, Message message, MessageInfo info) {
 
     static Stored of(Message message) {
       return new Stored(
           message.hasHeaders() ? message.getHeaders() : new Headers(),
           message.getData(),
-          NatsMessages.position(message),
-          NatsMessages.storedAt(message),
-          message.isJetStream() ? message.metaData().deliveredCount() - 1 : 0);
+          message.isJetStream() ? message.metaData().deliveredCount() - 1 : 0,
+          message,
+          null);
     }
 
     /** A message read by sequence: never delivered by that read, so no round. */
@@ -79,9 +83,22 @@ final class NatsMessages {
       return new Stored(
           stored.getHeaders() == null ? new Headers() : stored.getHeaders(),
           stored.getData(),
-          stored.getStream() + ":" + stored.getSeq(),
-          stored.getTime() == null ? Instant.now() : stored.getTime().toInstant(),
-          0);
+          0,
+          null,
+          stored);
+    }
+
+    String position() {
+      return message != null
+          ? NatsMessages.position(message)
+          : info.getStream() + ":" + info.getSeq();
+    }
+
+    Instant storedAt() {
+      if (message != null) {
+        return NatsMessages.storedAt(message);
+      }
+      return info.getTime() == null ? Instant.now() : info.getTime().toInstant();
     }
   }
 
