@@ -29,6 +29,11 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *   <tr><td>retry-max-delay</td><td>incoming</td><td>the most retry-delay grows to, in ms (never
  *       more than half the lease)</td><td>300000</td></tr>
  *   <tr><td>poll-interval</td><td>incoming</td><td>wait after an empty fetch, in ms</td><td>100</td></tr>
+ *   <tr><td>delivery</td><td>incoming</td><td>{@code fetch}: the channel takes messages under
+ *       leases, competing with every other reader; {@code push}: it subscribes, the transport
+ *       pushes (RabbitMQ's prefetch, Kafka's poll), each copy settled by the message's ack — a
+ *       subscriber like an MDB: subscribers of one address in one server each get every copy</td>
+ *       <td>fetch</td></tr>
  *   <tr><td>outbox.topic</td><td>outgoing</td><td>inside a JTA transaction, write each message as
  *       an outbox row of this integration-event topic ({@code <type>.v<version>}) instead of
  *       posting; the relay publishes it to the channel's address</td><td>none (post)</td></tr>
@@ -44,7 +49,8 @@ record ChannelSettings(
     Duration retryDelay,
     Duration retryMaxDelay,
     Duration pollInterval,
-    Optional<String> outboxTopic) {
+    Optional<String> outboxTopic,
+    boolean push) {
 
   static ChannelSettings from(Config config) {
     String channel = config.getOptionalValue("channel-name", String.class).orElse("?");
@@ -105,7 +111,19 @@ record ChannelSettings(
                 config.getOptionalValue("poll-interval", Long.class),
                 100L,
                 1)),
-        config.getOptionalValue("outbox.topic", String.class));
+        config.getOptionalValue("outbox.topic", String.class),
+        push(channel, config.getOptionalValue("delivery", String.class).orElse("fetch")));
+  }
+
+  private static boolean push(String channel, String delivery) {
+    return switch (delivery.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "fetch" -> false;
+      case "push" -> true;
+      default ->
+          throw new MailboxException(
+              ErrorCode.INVALID_ACTIVATION,
+              "Channel '" + channel + "': delivery must be fetch or push.");
+    };
   }
 
   /** The application-wide name ({@code mailbox.connection-factory}), else the default. */

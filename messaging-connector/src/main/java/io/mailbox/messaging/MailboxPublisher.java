@@ -78,6 +78,8 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private final Set<Object> orphaned = ConcurrentHashMap.newKeySet();
     // Deliveries whose handler was not there yet, handed out again before anything new is fetched.
     private final Queue<Delivery> notYetHandled = new ConcurrentLinkedQueue<>();
+    // delivery=push: the subscription and what it pushed that the demand has not taken yet.
+    private final PushedCopies pushed;
     private volatile long pausedUntilMillis;
     private volatile boolean cancelled;
     // When a slot counts as overdue (see overdueAfterMillis), computed once, not per message.
@@ -90,6 +92,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     ChannelSubscription(Subscriber<? super Message<?>> subscriber) {
       this.subscriber = subscriber;
       this.overdueAfterMillis = overdueAfterMillis(settings.lease());
+      this.pushed = settings.push() ? new PushedCopies(settings, connections, this::wakeUp) : null;
     }
 
     @Override
@@ -113,6 +116,9 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     public void cancel() {
       cancelled = true;
       subscriber = null;
+      if (pushed != null) {
+        pushed.close(); // never handed out: the transport hands those out again
+      }
     }
 
     private void drainSoon(Duration delay) {
@@ -168,6 +174,13 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             return Duration.ofMillis(pause);
           }
           List<Delivery> taken = takeBack((int) Math.min(wanted, 100));
+          if (taken.isEmpty() && pushed != null) {
+            pushed.subscribe(); // once; a refusal is retried below, every poll interval
+            taken = pushed.take((int) Math.min(wanted, 100));
+            if (taken.isEmpty()) {
+              return null; // the next push wakes the drain
+            }
+          }
           if (taken.isEmpty()) {
             taken = fetch((int) Math.min(wanted, 100));
             if (fetchFailing) {
@@ -197,7 +210,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
       } catch (RuntimeException e) {
         LOG.log(
             fetchFailing ? Level.FINE : Level.WARNING,
-            "Channel {0}: fetching from {1} failed, retrying every poll interval (repeats are"
+            "Channel {0}: reading from {1} failed, retrying every poll interval (repeats are"
                 + " logged at FINE until it works again): {2}",
             new Object[] {settings.channel(), settings.address(), e.getMessage()});
         fetchFailing = true;

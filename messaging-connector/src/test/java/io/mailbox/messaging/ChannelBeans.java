@@ -32,6 +32,7 @@ public final class ChannelBeans {
     public final List<String> slow = new CopyOnWriteArrayList<>();
     public final AtomicInteger slowMaxInFlight = new AtomicInteger();
     public final List<String> fromRabbit = new CopyOnWriteArrayList<>();
+    public final List<String> pushed = new CopyOnWriteArrayList<>();
   }
 
   /** Sends orders into the pipeline and into the transactional channel. */
@@ -122,6 +123,22 @@ public final class ChannelBeans {
     public CompletionStage<Void> consume(Message<String> message) {
       IncomingMailboxMessage mail = IncomingMailboxMessage.of(message).orElseThrow();
       observations.fromRabbit.add(mail.messageId() + " " + message.getPayload());
+      return message.ack();
+    }
+  }
+
+  /** delivery=push: refuses each message's first round (retriably), takes the second. */
+  @ApplicationScoped
+  public static class PushedConsumer {
+    @Inject Observations observations;
+
+    @Incoming("pushed")
+    public CompletionStage<Void> consume(Message<String> message) {
+      IncomingMailboxMessage mail = IncomingMailboxMessage.of(message).orElseThrow();
+      observations.pushed.add(mail.messageId() + " round " + mail.round());
+      if (mail.round() == 1) {
+        return message.nack(new RetriableDeliveryException("first round refused"));
+      }
       return message.ack();
     }
   }

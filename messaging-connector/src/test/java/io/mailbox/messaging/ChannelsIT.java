@@ -140,6 +140,33 @@ class ChannelsIT {
   }
 
   @Test
+  void aPushedChannelTakesWhatRabbitMqPushesAndANackComesBackARoundLater() throws Exception {
+    String queue = "it@rm/pushed";
+    String id = "pushed-" + System.nanoTime();
+    try (com.rabbitmq.client.Connection connection = rabbit();
+        com.rabbitmq.client.Channel channel = connection.createChannel()) {
+      channel.queueDeclare(queue, true, false, false, java.util.Map.of("x-queue-type", "quorum"));
+      channel.basicPublish(
+          "",
+          queue,
+          new com.rabbitmq.client.AMQP.BasicProperties.Builder().messageId(id).build(),
+          "{\"parcel\":8}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    await(
+        "refused in round 1, taken in round 2",
+        () -> observations.pushed.containsAll(List.of(id + " round 1", id + " round 2")));
+    await(
+        "acknowledged in RabbitMQ, nothing left in its retry queue",
+        () -> {
+          AddressStatus status = status("amqp:it@rm/pushed");
+          return status.unreadCount() == 0 && status.inFlightCount() == 0;
+        });
+    assertEquals(
+        2, observations.pushed.stream().filter(line -> line.startsWith(id)).count(), "deliveries");
+  }
+
+  @Test
   void aMessageSentThroughAnOutgoingChannelIsReadByAPlainAmqpConsumer() throws Exception {
     String id = "out-" + System.nanoTime();
     senders.toRabbit(id);

@@ -31,7 +31,8 @@ class IncomingMailboxMessageSettlementTest {
           Duration.ZERO,
           Duration.ZERO,
           Duration.ofMillis(100),
-          Optional.empty());
+          Optional.empty(),
+          false);
 
   private final List<Disposition> settled = new ArrayList<>();
   private final List<Delivery> handedOutAgain = new ArrayList<>();

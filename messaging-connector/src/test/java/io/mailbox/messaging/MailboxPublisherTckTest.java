@@ -56,7 +56,8 @@ public class MailboxPublisherTckTest extends PublisherVerification<Message<?>> {
             Duration.ZERO,
             Duration.ZERO,
             Duration.ofMillis(5),
-            Optional.empty());
+            Optional.empty(),
+            false);
     MailboxConnectionFactory factory = factory(new AtomicLong(elements));
     return new MailboxPublisher(settings, () -> factory, executor, () -> false);
   }

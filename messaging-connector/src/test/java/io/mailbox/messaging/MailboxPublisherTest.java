@@ -106,7 +106,8 @@ class MailboxPublisherTest {
         Duration.ZERO,
         Duration.ZERO,
         Duration.ofMillis(20),
-        Optional.empty());
+        Optional.empty(),
+        false);
   }
 
   @Test

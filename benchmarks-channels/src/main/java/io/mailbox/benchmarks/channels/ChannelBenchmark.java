@@ -17,7 +17,8 @@ import org.jboss.weld.environment.se.WeldContainer;
  * and through SmallRye's own connector for the same broker, in one Weld SE process with SmallRye
  * Reactive Messaging; rounds alternate which side goes first, each timed from its first message put
  * in until its sink acked the last. Arguments: {@code [mem|amqp] [messages] [rounds]
- * [max-in-flight] [poll-interval ms]} (default mem 20000 7 16 100: the channel's defaults).
+ * [max-in-flight] [poll-interval ms] [fetch|push]} (default mem 20000 7 16 100 fetch: the channel's
+ * defaults).
  */
 public final class ChannelBenchmark {
   private ChannelBenchmark() {}
@@ -28,6 +29,7 @@ public final class ChannelBenchmark {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
     String maxInFlight = args.length > 3 ? args[3] : "16";
     String pollInterval = args.length > 4 ? args[4] : "100";
+    String delivery = args.length > 5 ? args[5] : "fetch";
     int warmups = 2;
 
     Mailbox kernel = new Mailbox();
@@ -38,6 +40,7 @@ public final class ChannelBenchmark {
     System.setProperty("mp.messaging.incoming.mailbox-in.connector", "mailbox");
     System.setProperty("mp.messaging.incoming.mailbox-in.max-in-flight", maxInFlight);
     System.setProperty("mp.messaging.incoming.mailbox-in.poll-interval", pollInterval);
+    System.setProperty("mp.messaging.incoming.mailbox-in.delivery", delivery);
     try (Feed feed =
         switch (broker) {
           case "mem" -> new MemoryFeed();
@@ -76,7 +79,7 @@ public final class ChannelBenchmark {
             Locale.ROOT,
             "median: %s %,.0f msg/s   %s %,.0f msg/s%n"
                 + "ratio ours / %s = %.2f (target >= 1.0); %d messages a round, max-in-flight %s,"
-                + " poll-interval %s ms%n",
+                + " poll-interval %s ms, delivery=%s%n",
             feed.ours(),
             median(ours),
             feed.theirs(),
@@ -85,7 +88,8 @@ public final class ChannelBenchmark {
             median(ours) / median(theirs),
             messages,
             maxInFlight,
-            pollInterval);
+            pollInterval,
+            delivery);
       }
     } finally {
       kernel.stop(true);

@@ -81,6 +81,14 @@ final class KernelConnections implements MailboxConnectionFactory {
     }
 
     @Override
+    public AutoCloseable subscribe(
+        MailAddress address,
+        java.util.function.Function<MailMessage, java.util.concurrent.CompletionStage<Void>>
+            consumer) {
+      return kernel.subscribeCountingRounds(address, consumer::apply);
+    }
+
+    @Override
     public Snapshot snapshot() {
       return kernel.snapshot();
     }

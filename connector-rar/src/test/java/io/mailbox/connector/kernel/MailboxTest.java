@@ -178,6 +178,18 @@ class MailboxTest {
   }
 
   @Test
+  void aChannelIsPushedOnlyWhereTheTransportHandsItsBacklogToSubscribers() {
+    // mem: keeps a copy given back in its queue for a fetch: a pushed channel would never see it.
+    assertThatThrownBy(
+            () ->
+                mailbox.subscribeCountingRounds(
+                    MailAddress.parse("mem:a@b"),
+                    copy -> java.util.concurrent.CompletableFuture.completedFuture(null)))
+        .hasMessageStartingWith("MBX-1007")
+        .hasMessageContaining("delivery=fetch");
+  }
+
+  @Test
   void parkedOperationsNeedTheCapability() {
     mailbox.register(MailboxProvider.of(new BlindTransport()));
 

@@ -87,6 +87,22 @@ public interface MailboxConnection extends AutoCloseable {
   Snapshot snapshot();
 
   /**
+   * Subscribes a push consumer to {@code address}: the transport hands it copies as they come (at
+   * most its own window unsettled, e.g. {@code amqpPrefetch}), each settled when the stage the
+   * consumer returned completes (normally: handled; a retriable failure: unhandled; any other:
+   * discard). The subscription outlives this connection; close the returned handle to end it. It is
+   * a subscriber like a message-driven bean: subscribers of one address in one server each get
+   * every copy, servers compete. {@code MBX-1007} where the connection cannot subscribe.
+   */
+  default AutoCloseable subscribe(
+      MailAddress address,
+      java.util.function.Function<MailMessage, java.util.concurrent.CompletionStage<Void>>
+          consumer) {
+    throw new MailboxException(
+        ErrorCode.UNSUPPORTED_CAPABILITY, "This connection cannot subscribe to " + address + ".");
+  }
+
+  /**
    * Whether the provider of {@code address} can do {@code operation} (a {@link Capabilities} name).
    * False when no provider serves the address's scheme.
    */

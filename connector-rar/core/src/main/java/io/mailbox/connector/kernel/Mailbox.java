@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.logging.Logger;
 
 /**
  * The kernel: a registry of providers by scheme, and the one door every operation goes through.
@@ -38,8 +39,7 @@ import java.util.TreeMap;
  * both.
  */
 public final class Mailbox {
-  private static final java.util.logging.Logger LOG =
-      java.util.logging.Logger.getLogger(Mailbox.class.getName());
+  private static final Logger LOG = Logger.getLogger(Mailbox.class.getName());
 
   private final RequestReply requests = new RequestReply();
   private final Map<String, MailboxProvider> providers = new TreeMap<>();
@@ -52,8 +52,6 @@ public final class Mailbox {
   public Mailbox(Clock clock) {
     this.clock = clock;
   }
-
-  // ---- registry -------------------------------------------------------------------------------
 
   /** Registers a provider for its scheme; a second provider for the same scheme is refused. */
   public synchronized Mailbox register(MailboxProvider provider) {
@@ -179,6 +177,25 @@ public final class Mailbox {
       String address, MailboxSubscriber subscriber, SubscribeOptions options) {
     MailAddress parsed = MailAddress.parse(address);
     return requireProvider(parsed.scheme()).subscribe(parsed, subscriber, options);
+  }
+
+  /**
+   * For a consumer that counts its own rounds (a {@code delivery=push} channel): one attempt per
+   * hand-out; an unhandled copy goes back to the transport, which hands it out again, round raised.
+   * {@code MBX-1007} unless the transport hands its backlog to subscribers ({@value
+   * Capabilities#SUBSCRIBERS_TAKE_BACKLOG}): else a copy given back would wait for a fetch.
+   */
+  public Subscription subscribeCountingRounds(MailAddress address, MailboxSubscriber subscriber) {
+    MailboxProvider provider = requireProvider(address.scheme());
+    if (!provider.supports(Capabilities.SUBSCRIBERS_TAKE_BACKLOG)) {
+      throw new MailboxException(
+          ErrorCode.UNSUPPORTED_CAPABILITY,
+          address
+              + " cannot be pushed to a channel (its provider does not hand its backlog to"
+              + " subscribers): use delivery=fetch.");
+    }
+    return provider.subscribe(
+        address, subscriber, SubscribeOptions.withRetry(RetryPolicy.of(1, Duration.ZERO)));
   }
 
   /** Takes the next queued message, auto-acknowledged. */
@@ -318,9 +335,7 @@ public final class Mailbox {
     return new RecoverResult(reclaimed, unsupported.isEmpty(), byAddress, unsupported);
   }
 
-  /**
-   * Every copy of a sender's message id in every provider that can look, with its key. Read-only.
-   */
+  /** Every copy of a sender's message id in every provider that can look, with its key. */
   public List<LocatedCopy> locate(String messageId) {
     return registered().stream()
         .filter(provider -> provider.supports(Capabilities.LOCATE))
@@ -342,7 +357,6 @@ public final class Mailbox {
     return purgeParked(address, null);
   }
 
-  /** Removes one parked record by its copy key (or all when {@code key} is null). */
   /** The copies of an address handed out under a lease and not settled. */
   public List<io.mailbox.connector.api.InFlightCopy> inFlight(String address, int limit) {
     return inFlight(MailAddress.parse(address), limit);
@@ -370,6 +384,7 @@ public final class Mailbox {
     return requireProvider(address.scheme()).deadLetterTopic(address);
   }
 
+  /** Removes one parked record by its copy key (or all when {@code key} is null). */
   public int purgeParked(String address, String key) {
     return purgeParked(MailAddress.parse(address), key);
   }
