@@ -32,8 +32,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
  *   <tr><td>delivery</td><td>incoming</td><td>{@code fetch}: the channel takes messages under
  *       leases, competing with every other reader; {@code push}: it subscribes, the transport
  *       pushes (RabbitMQ's prefetch, Kafka's poll), each copy settled by the message's ack — a
- *       subscriber like an MDB: subscribers of one address in one server each get every copy</td>
- *       <td>fetch</td></tr>
+ *       subscriber like an MDB: subscribers of one address in one server each get every copy;
+ *       {@code auto}: push where the provider hands its backlog to subscribers, else fetch</td>
+ *       <td>auto</td></tr>
  *   <tr><td>outbox.topic</td><td>outgoing</td><td>inside a JTA transaction, write each message as
  *       an outbox row of this integration-event topic ({@code <type>.v<version>}) instead of
  *       posting; the relay publishes it to the channel's address</td><td>none (post)</td></tr>
@@ -50,7 +51,14 @@ record ChannelSettings(
     Duration retryMaxDelay,
     Duration pollInterval,
     Optional<String> outboxTopic,
-    boolean push) {
+    Delivery delivery) {
+
+  /** How an incoming channel gets its messages (the {@code delivery} attribute). */
+  enum Delivery {
+    FETCH,
+    PUSH,
+    AUTO
+  }
 
   static ChannelSettings from(Config config) {
     String channel = config.getOptionalValue("channel-name", String.class).orElse("?");
@@ -112,17 +120,18 @@ record ChannelSettings(
                 100L,
                 1)),
         config.getOptionalValue("outbox.topic", String.class),
-        push(channel, config.getOptionalValue("delivery", String.class).orElse("fetch")));
+        delivery(channel, config.getOptionalValue("delivery", String.class).orElse("auto")));
   }
 
-  private static boolean push(String channel, String delivery) {
+  private static Delivery delivery(String channel, String delivery) {
     return switch (delivery.strip().toLowerCase(java.util.Locale.ROOT)) {
-      case "fetch" -> false;
-      case "push" -> true;
+      case "fetch" -> Delivery.FETCH;
+      case "push" -> Delivery.PUSH;
+      case "auto" -> Delivery.AUTO;
       default ->
           throw new MailboxException(
               ErrorCode.INVALID_ACTIVATION,
-              "Channel '" + channel + "': delivery must be fetch or push.");
+              "Channel '" + channel + "': delivery must be auto, fetch or push.");
     };
   }
 

@@ -5,6 +5,7 @@ import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.api.ServerShutdown;
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.event.Observes;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -89,7 +91,11 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
     resolveEarly(settings.connectionFactory());
     return ReactiveStreams.fromPublisher(
         new MailboxPublisher(
-            settings, () -> factory(settings.connectionFactory()), executor(), this::stopping));
+            settings,
+            () -> factory(settings.connectionFactory()),
+            executor(),
+            this::stopping,
+            applicationContext()));
   }
 
   @Override
@@ -114,6 +120,24 @@ public class MailboxConnector implements IncomingConnectorFactory, OutgoingConne
       }
     }
     return executor;
+  }
+
+  /**
+   * Runs a task in the context of the thread that deploys the channel (this application's class
+   * loader, naming and security context). A pushed channel is woken up on the provider's thread,
+   * whose context the managed executor would otherwise capture: the handler would then run where
+   * the application's configuration and {@code java:comp} cannot be found (measured on Payara
+   * Micro: an {@code @Inboxed} channel's round 2 failed with MBX-2004). Outside a server (no {@code
+   * ContextService}) tasks run as they are.
+   */
+  private static Consumer<Runnable> applicationContext() {
+    try {
+      ContextService contexts =
+          (ContextService) new InitialContext().lookup("java:comp/DefaultContextService");
+      return contexts.contextualConsumer(Runnable::run);
+    } catch (NamingException | RuntimeException | LinkageError outsideAServer) {
+      return Runnable::run; // no Jakarta Concurrency here (a CDI SE process)
+    }
   }
 
   private static ScheduledExecutorService lookupExecutor() {

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -44,12 +45,27 @@ final class MailboxPublisher implements Publisher<Message<?>> {
   private final Supplier<MailboxConnectionFactory> connections;
   private final ScheduledExecutorService executor;
   private final BooleanSupplier applicationStopping;
+  private final Consumer<Runnable> inApplicationContext;
 
   MailboxPublisher(
       ChannelSettings settings,
       Supplier<MailboxConnectionFactory> connections,
       ScheduledExecutorService executor,
       BooleanSupplier applicationStopping) {
+    this(settings, connections, executor, applicationStopping, Runnable::run);
+  }
+
+  /**
+   * @param inApplicationContext runs a task in the deploying application's context: a pushed copy's
+   *     wake-up comes on the provider's thread
+   */
+  MailboxPublisher(
+      ChannelSettings settings,
+      Supplier<MailboxConnectionFactory> connections,
+      ScheduledExecutorService executor,
+      BooleanSupplier applicationStopping,
+      Consumer<Runnable> inApplicationContext) {
+    this.inApplicationContext = inApplicationContext;
     this.settings = settings;
     this.connections = connections;
     this.executor = executor;
@@ -92,7 +108,11 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     ChannelSubscription(Subscriber<? super Message<?>> subscriber) {
       this.subscriber = subscriber;
       this.overdueAfterMillis = overdueAfterMillis(settings.lease());
-      this.pushed = settings.push() ? new PushedCopies(settings, connections, this::wakeUp) : null;
+      this.pushed =
+          settings.delivery() == ChannelSettings.Delivery.FETCH
+              ? null
+              : new PushedCopies(
+                  settings, connections, () -> inApplicationContext.accept(this::wakeUp));
     }
 
     @Override
@@ -174,8 +194,8 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             return Duration.ofMillis(pause);
           }
           List<Delivery> taken = takeBack((int) Math.min(wanted, 100));
-          if (taken.isEmpty() && pushed != null) {
-            pushed.subscribe(); // once; a refusal is retried below, every poll interval
+          // Subscribed once (a refusal is retried below, every poll interval); false: fetching.
+          if (taken.isEmpty() && pushed != null && pushed.subscribe()) {
             taken = pushed.take((int) Math.min(wanted, 100));
             if (taken.isEmpty()) {
               return null; // the next push wakes the drain

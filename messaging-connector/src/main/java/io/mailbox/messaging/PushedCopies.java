@@ -1,5 +1,6 @@
 package io.mailbox.messaging;
 
+import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.MailboxConnection;
@@ -26,6 +27,7 @@ final class PushedCopies {
   private final Queue<PushedDelivery> waiting = new ConcurrentLinkedQueue<>();
   private volatile AutoCloseable subscription;
   private volatile boolean closed;
+  private volatile boolean fetching; // delivery=auto on a provider that cannot push its backlog
 
   /**
    * @param wakeUp told when a copy arrives
@@ -37,17 +39,33 @@ final class PushedCopies {
     this.wakeUp = wakeUp;
   }
 
-  /** Subscribes once; a refusal (the transport away) throws, and the next pass tries again. */
-  void subscribe() {
-    if (subscription != null || closed) {
-      return;
+  /**
+   * Subscribes once; true while pushed, false when the channel fetches instead ({@code
+   * delivery=auto} where the provider does not hand its backlog to subscribers). A refusal (the
+   * transport away) throws, and the next pass tries again.
+   */
+  boolean subscribe() {
+    if (fetching || closed) {
+      return false;
+    }
+    if (subscription != null) {
+      return true;
     }
     try (MailboxConnection connection = connections.get().getConnection()) {
+      if (settings.delivery() == ChannelSettings.Delivery.AUTO
+          && !connection.can(Capabilities.SUBSCRIBERS_TAKE_BACKLOG, settings.address())) {
+        fetching = true;
+        LOG.fine(() -> "Channel " + settings.channel() + " fetches from " + settings.address());
+        return false;
+      }
       subscription = connection.subscribe(settings.address(), this::pushed);
     }
     if (closed) {
       close(); // closed while subscribing: end what was just made
+      return false;
     }
+    LOG.fine(() -> "Channel " + settings.channel() + " is pushed from " + settings.address());
+    return true;
   }
 
   private java.util.concurrent.CompletionStage<Void> pushed(

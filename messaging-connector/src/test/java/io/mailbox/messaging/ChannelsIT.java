@@ -107,16 +107,8 @@ class ChannelsIT {
     }
   }
 
-  private static com.rabbitmq.client.Connection rabbit() throws Exception {
-    com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
-    factory.setUri("amqp://guest:guest@127.0.0.1:5672/%2F");
-    return factory.newConnection("channels-it");
-  }
-
-  @Test
-  void aMessageFromAPlainAmqpProducerIsConsumedThroughAnIncomingChannel() throws Exception {
-    String queue = "it@rm/from-rabbit";
-    String id = "plain-" + System.nanoTime();
+  /** Publishes as a plain AMQP producer would, to the provider's queue for the address. */
+  private static void publishPlain(String queue, String id, String body) throws Exception {
     try (com.rabbitmq.client.Connection connection = rabbit();
         com.rabbitmq.client.Channel channel = connection.createChannel()) {
       // The same declaration the provider makes, so it exists whoever comes first.
@@ -125,8 +117,20 @@ class ChannelsIT {
           "",
           queue,
           new com.rabbitmq.client.AMQP.BasicProperties.Builder().messageId(id).build(),
-          "{\"parcel\":7}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
+  }
+
+  private static com.rabbitmq.client.Connection rabbit() throws Exception {
+    com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+    factory.setUri("amqp://guest:guest@127.0.0.1:5672/%2F");
+    return factory.newConnection("channels-it");
+  }
+
+  @Test
+  void aMessageFromAPlainAmqpProducerIsConsumedThroughAnIncomingChannel() throws Exception {
+    String id = "plain-" + System.nanoTime();
+    publishPlain("it@rm/from-rabbit", id, "{\"parcel\":7}");
 
     await(
         "the @Incoming method got it",
@@ -141,17 +145,8 @@ class ChannelsIT {
 
   @Test
   void aPushedChannelTakesWhatRabbitMqPushesAndANackComesBackARoundLater() throws Exception {
-    String queue = "it@rm/pushed";
     String id = "pushed-" + System.nanoTime();
-    try (com.rabbitmq.client.Connection connection = rabbit();
-        com.rabbitmq.client.Channel channel = connection.createChannel()) {
-      channel.queueDeclare(queue, true, false, false, java.util.Map.of("x-queue-type", "quorum"));
-      channel.basicPublish(
-          "",
-          queue,
-          new com.rabbitmq.client.AMQP.BasicProperties.Builder().messageId(id).build(),
-          "{\"parcel\":8}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
+    publishPlain("it@rm/pushed", id, "{\"parcel\":8}");
 
     await(
         "refused in round 1, taken in round 2",

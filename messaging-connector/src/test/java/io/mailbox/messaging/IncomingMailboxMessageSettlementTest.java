@@ -32,7 +32,7 @@ class IncomingMailboxMessageSettlementTest {
           Duration.ZERO,
           Duration.ofMillis(100),
           Optional.empty(),
-          false);
+          ChannelSettings.Delivery.FETCH);
 
   private final List<Disposition> settled = new ArrayList<>();
   private final List<Delivery> handedOutAgain = new ArrayList<>();

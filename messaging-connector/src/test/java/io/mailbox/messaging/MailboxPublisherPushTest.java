@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mailbox.connector.api.Disposition;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
-import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import io.mailbox.connector.api.SystemHeaders;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +25,6 @@ import java.util.function.Function;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 /**
@@ -48,6 +45,9 @@ class MailboxPublisherPushTest {
       new AtomicReference<>();
   private final AtomicBoolean unsubscribed = new AtomicBoolean();
   private final AtomicInteger refusals = new AtomicInteger();
+  private final AtomicBoolean canPushBacklog = new AtomicBoolean(true);
+  private final java.util.Queue<io.mailbox.connector.api.Delivery> queued =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   @AfterEach
   void stop() {
@@ -117,6 +117,47 @@ class MailboxPublisherPushTest {
     await(() -> received.size() == 1);
   }
 
+  @Test
+  void autoFetchesWhereTheProviderCannotHandItsBacklogToSubscribers() {
+    canPushBacklog.set(false);
+    queued.add(new FakeDelivery(ORDERS, "copy-1", d -> true));
+    subscribe(settings(3, ChannelSettings.Delivery.AUTO), 1, false);
+
+    await(() -> received.size() == 1);
+    assertThat(pushTo.get()).as("never subscribed").isNull();
+  }
+
+  @Test
+  void autoPushesWhereTheProviderHandsItsBacklogToSubscribers() {
+    subscribe(settings(3, ChannelSettings.Delivery.AUTO), 1, true);
+    push(1, 1);
+
+    await(() -> received.size() == 1);
+  }
+
+  /**
+   * A push arrives on the provider's thread; the drain it wakes must run in the application's
+   * context (its configuration, {@code java:comp}), not the provider thread's: the wake-up goes
+   * through the context the channel was deployed with.
+   */
+  @Test
+  void aPushWakesTheChannelInTheApplicationsContext() {
+    AtomicInteger inContext = new AtomicInteger();
+    subscribe(
+        settings(3),
+        1,
+        true,
+        task -> {
+          inContext.incrementAndGet();
+          task.run();
+        });
+    Thread provider = new Thread(() -> push(1, 1), "a provider's thread");
+    provider.start();
+
+    await(() -> received.size() == 1);
+    assertThat(inContext.get()).isPositive();
+  }
+
   private static Disposition disposition(CompletableFuture<Void> stage) {
     try {
       stage.join();
@@ -142,6 +183,10 @@ class MailboxPublisherPushTest {
   }
 
   private ChannelSettings settings(int maxAttempts) {
+    return settings(maxAttempts, ChannelSettings.Delivery.PUSH);
+  }
+
+  private ChannelSettings settings(int maxAttempts, ChannelSettings.Delivery delivery) {
     return new ChannelSettings(
         "pushed-orders",
         ORDERS,
@@ -153,32 +198,32 @@ class MailboxPublisherPushTest {
         Duration.ZERO,
         Duration.ofMillis(20),
         Optional.empty(),
-        true);
+        delivery);
   }
 
   private void subscribe(ChannelSettings settings, long initialDemand) {
+    subscribe(settings, initialDemand, refusals.get() == 0);
+  }
+
+  private void subscribe(ChannelSettings settings, long initialDemand, boolean awaitSubscribed) {
+    subscribe(settings, initialDemand, awaitSubscribed, Runnable::run);
+  }
+
+  private void subscribe(
+      ChannelSettings settings,
+      long initialDemand,
+      boolean awaitSubscribed,
+      java.util.function.Consumer<Runnable> inApplicationContext) {
     MailboxConnectionFactory factory = factory();
-    new MailboxPublisher(settings, () -> factory, executor, () -> false)
+    new MailboxPublisher(settings, () -> factory, executor, () -> false, inApplicationContext)
         .subscribe(
-            new Subscriber<Message<?>>() {
-              @Override
-              public void onSubscribe(Subscription s) {
-                subscription.set(s);
-                s.request(initialDemand);
-              }
-
-              @Override
-              public void onNext(Message<?> message) {
-                received.add(message);
-              }
-
-              @Override
-              public void onError(Throwable failure) {}
-
-              @Override
-              public void onComplete() {}
-            });
-    if (refusals.get() == 0) {
+            FakeConnections.subscriber(
+                s -> {
+                  subscription.set(s);
+                  s.request(initialDemand);
+                },
+                received::add));
+    if (awaitSubscribed) {
       await(() -> pushTo.get() != null);
     }
   }
@@ -186,37 +231,28 @@ class MailboxPublisherPushTest {
   /** A connection whose subscribe keeps the consumer (refusing the first {@link #refusals}). */
   @SuppressWarnings("unchecked")
   private MailboxConnectionFactory factory() {
-    MailboxConnection connection =
-        (MailboxConnection)
-            Proxy.newProxyInstance(
-                MailboxConnection.class.getClassLoader(),
-                new Class<?>[] {MailboxConnection.class},
-                (proxy, method, args) ->
-                    switch (method.getName()) {
-                      case "subscribe" -> {
-                        if (refusals.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                          throw new IllegalStateException("MBX-2003 the broker is away");
-                        }
-                        pushTo.set((Function<MailMessage, CompletionStage<Void>>) args[1]);
-                        yield (AutoCloseable) () -> unsubscribed.set(true);
-                      }
-                      case "close" -> null;
-                      default -> throw new UnsupportedOperationException(method.getName());
-                    });
-    return new MailboxConnectionFactory() {
-      @Override
-      public MailboxConnection getConnection() {
-        return connection;
-      }
-
-      @Override
-      public void setReference(javax.naming.Reference reference) {}
-
-      @Override
-      public javax.naming.Reference getReference() {
-        return null;
-      }
-    };
+    return FakeConnections.factory(
+        FakeConnections.connection(
+            java.util.Map.of(
+                "subscribe",
+                args -> {
+                  if (refusals.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    throw new IllegalStateException("MBX-2003 the broker is away");
+                  }
+                  pushTo.set((Function<MailMessage, CompletionStage<Void>>) args[1]);
+                  return (AutoCloseable) () -> unsubscribed.set(true);
+                },
+                "can",
+                args -> canPushBacklog.get(),
+                "fetch",
+                args -> {
+                  List<io.mailbox.connector.api.Delivery> taken = new ArrayList<>();
+                  io.mailbox.connector.api.Delivery next = queued.poll();
+                  if (next != null) {
+                    taken.add(next);
+                  }
+                  return taken;
+                })));
   }
 
   private static void await(BooleanSupplier condition) {

@@ -3,9 +3,7 @@ package io.mailbox.messaging;
 import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
-import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +55,7 @@ public class MailboxPublisherTckTest extends PublisherVerification<Message<?>> {
             Duration.ZERO,
             Duration.ofMillis(5),
             Optional.empty(),
-            false);
+            ChannelSettings.Delivery.FETCH);
     MailboxConnectionFactory factory = factory(new AtomicLong(elements));
     return new MailboxPublisher(settings, () -> factory, executor, () -> false);
   }
@@ -73,31 +71,9 @@ public class MailboxPublisherTckTest extends PublisherVerification<Message<?>> {
   }
 
   private static MailboxConnectionFactory factory(AtomicLong left) {
-    MailboxConnection connection =
-        (MailboxConnection)
-            Proxy.newProxyInstance(
-                MailboxConnection.class.getClassLoader(),
-                new Class<?>[] {MailboxConnection.class},
-                (proxy, method, args) ->
-                    switch (method.getName()) {
-                      case "fetch" -> take(left, ((FetchOptions) args[1]).limit());
-                      case "close" -> null;
-                      default -> throw new UnsupportedOperationException(method.getName());
-                    });
-    return new MailboxConnectionFactory() {
-      @Override
-      public MailboxConnection getConnection() {
-        return connection;
-      }
-
-      @Override
-      public void setReference(javax.naming.Reference reference) {}
-
-      @Override
-      public javax.naming.Reference getReference() {
-        return null;
-      }
-    };
+    return FakeConnections.factory(
+        FakeConnections.connection(
+            java.util.Map.of("fetch", args -> take(left, ((FetchOptions) args[1]).limit()))));
   }
 
   private static List<Delivery> take(AtomicLong left, int limit) {

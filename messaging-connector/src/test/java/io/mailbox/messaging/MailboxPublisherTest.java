@@ -6,7 +6,6 @@ import io.mailbox.connector.api.Delivery;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailboxConnection;
 import io.mailbox.connector.api.MailboxConnectionFactory;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,8 +23,6 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
 
 /** An incoming channel's slots: max-in-flight holds, and a lost settlement never stops it. */
 class MailboxPublisherTest {
@@ -107,7 +104,7 @@ class MailboxPublisherTest {
         Duration.ZERO,
         Duration.ofMillis(20),
         Optional.empty(),
-        false);
+        ChannelSettings.Delivery.FETCH);
   }
 
   @Test
@@ -152,68 +149,28 @@ class MailboxPublisherTest {
   }
 
   private void subscribe(ChannelSettings settings, Consumer<Message<?>> onNext) {
-    MailboxConnectionFactory factory = factory();
+    MailboxConnectionFactory factory = FakeConnections.factory(connection());
     new MailboxPublisher(settings, () -> factory, executor, () -> false)
-        .subscribe(
-            new Subscriber<Message<?>>() {
-              @Override
-              public void onSubscribe(Subscription subscription) {
-                subscription.request(Long.MAX_VALUE);
-              }
-
-              @Override
-              public void onNext(Message<?> message) {
-                onNext.accept(message);
-              }
-
-              @Override
-              public void onError(Throwable failure) {}
-
-              @Override
-              public void onComplete() {}
-            });
-  }
-
-  private MailboxConnectionFactory factory() {
-    return new MailboxConnectionFactory() {
-      @Override
-      public MailboxConnection getConnection() {
-        return connection();
-      }
-
-      @Override
-      public void setReference(javax.naming.Reference reference) {}
-
-      @Override
-      public javax.naming.Reference getReference() {
-        return null;
-      }
-    };
+        .subscribe(FakeConnections.subscriber(s -> s.request(Long.MAX_VALUE), onNext));
   }
 
   /** A connection whose fetch takes from {@link #queued}; nothing else is used. */
   private MailboxConnection connection() {
-    return (MailboxConnection)
-        Proxy.newProxyInstance(
-            MailboxConnection.class.getClassLoader(),
-            new Class<?>[] {MailboxConnection.class},
-            (proxy, method, args) ->
-                switch (method.getName()) {
-                  case "fetch" -> {
-                    if (failingFetches.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                      throw new IllegalStateException("MBX-2003 the broker is away");
-                    }
-                    int limit = ((io.mailbox.connector.api.FetchOptions) args[1]).limit();
-                    List<Delivery> taken = new ArrayList<>();
-                    Delivery next;
-                    while (taken.size() < limit && (next = queued.poll()) != null) {
-                      taken.add(next);
-                    }
-                    yield taken;
-                  }
-                  case "close" -> null;
-                  default -> throw new UnsupportedOperationException(method.getName());
-                });
+    return FakeConnections.connection(
+        java.util.Map.of(
+            "fetch",
+            args -> {
+              if (failingFetches.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IllegalStateException("MBX-2003 the broker is away");
+              }
+              int limit = ((io.mailbox.connector.api.FetchOptions) args[1]).limit();
+              List<Delivery> taken = new ArrayList<>();
+              Delivery next;
+              while (taken.size() < limit && (next = queued.poll()) != null) {
+                taken.add(next);
+              }
+              return taken;
+            }));
   }
 
   private static Delivery delivery(String key) {

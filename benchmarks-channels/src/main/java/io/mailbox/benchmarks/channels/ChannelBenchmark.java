@@ -17,8 +17,8 @@ import org.jboss.weld.environment.se.WeldContainer;
  * and through SmallRye's own connector for the same broker, in one Weld SE process with SmallRye
  * Reactive Messaging; rounds alternate which side goes first, each timed from its first message put
  * in until its sink acked the last. Arguments: {@code [mem|amqp] [messages] [rounds]
- * [max-in-flight] [poll-interval ms] [fetch|push]} (default mem 20000 7 16 100 fetch: the channel's
- * defaults).
+ * [max-in-flight] [poll-interval ms] [auto|fetch|push]} (default mem 20000 7 16 100 auto: the
+ * channel's defaults).
  */
 public final class ChannelBenchmark {
   private ChannelBenchmark() {}
@@ -29,7 +29,7 @@ public final class ChannelBenchmark {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
     String maxInFlight = args.length > 3 ? args[3] : "16";
     String pollInterval = args.length > 4 ? args[4] : "100";
-    String delivery = args.length > 5 ? args[5] : "fetch";
+    String delivery = args.length > 5 ? args[5] : "auto";
     int warmups = 2;
 
     Mailbox kernel = new Mailbox();
