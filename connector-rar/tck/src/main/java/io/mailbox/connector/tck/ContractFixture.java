@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
  * What every part of the conformance kit stands on: a started provider under the kernel's rules for
  * each test, fresh addresses, and the helpers the contract's tests share. The kit's tests are split
  * by topic ({@link DeliveryContract}: posting, the send boundary, dispositions; {@link
- * ProviderContract}: capabilities, failures, status, lifecycle and time); a provider runs all of
- * them by extending {@link ProviderContract}.
+ * InspectionContract}: peek, removal, locate, parked records; {@link ProviderContract}: failures,
+ * status, lifecycle and time); a provider runs all of them by extending {@link ProviderContract}.
  */
 public abstract class ContractFixture {
   protected MailboxProvider provider;

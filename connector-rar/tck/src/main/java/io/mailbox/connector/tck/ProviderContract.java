@@ -1,24 +1,18 @@
 package io.mailbox.connector.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.Delivery;
-import io.mailbox.connector.api.Disposition;
-import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.FetchOptions;
 import io.mailbox.connector.api.MailAddress;
-import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.RetriableDeliveryException;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.kernel.MailboxSubscriber;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -32,152 +26,7 @@ import org.junit.jupiter.api.Test;
  * the test class path), so a provider built outside this repository runs the same suite as the
  * shipped ones; {@code examples/tiny-provider} does exactly that (docs/providers.md).
  */
-public abstract class ProviderContract extends DeliveryContract {
-  // ---- peek -------------------------------------------------------------------------------------
-
-  @Test
-  void peekReturnsCopiesAndChangesNothing() {
-    assumeCapability(Capabilities.PEEK);
-    MailAddress inbox = address("peek");
-    provider.post(letter(inbox, "a"));
-    provider.post(letter(inbox, "b"));
-    await("queued", () -> provider.status(inbox).unreadCount() == 2);
-    AddressStatus before = provider.status(inbox);
-
-    List<Delivery> peeked = provider.fetch(inbox, FetchOptions.peek(5));
-
-    assertThat(peeked).extracting(d -> d.message().id()).containsExactly("a", "b");
-    assertThat(peeked.get(0).settle(Disposition.HANDLED)).isFalse();
-    AddressStatus after = provider.status(inbox);
-    assertThat(after.unreadCount()).isEqualTo(2);
-    assertThat(after.inFlightCount()).isZero();
-    assertThat(after.lastActivity()).isEqualTo(before.lastActivity());
-  }
-
-  /**
-   * A peek lists what is queued, not what is leased, and leaves it where it was: the next fetch
-   * takes the peeked messages in their order, at their first delivery (no round added by looking).
-   */
-  @Test
-  void peekListsWhatIsQueuedNotWhatIsLeasedAndLeavesItInPlace() {
-    assumeCapability(Capabilities.PEEK);
-    assumeCapability(Capabilities.LEASE);
-    MailAddress inbox = address("peek-in-place");
-    Delivery leased = queueOneAndLease(inbox, "a");
-    provider.post(letter(inbox, "b"));
-    provider.post(letter(inbox, "c"));
-    await("queued", () -> provider.status(inbox).unreadCount() == 2);
-
-    assertThat(provider.fetch(inbox, FetchOptions.peek(5)))
-        .extracting(d -> d.message().id())
-        .containsExactly("b", "c");
-    assertThat(provider.fetch(inbox, FetchOptions.peek(1)))
-        .extracting(d -> d.message().id())
-        .containsExactly("b");
-
-    List<Delivery> taken = provider.fetch(inbox, FetchOptions.leased().limit(5));
-    assertThat(taken).extracting(d -> d.message().id()).containsExactly("b", "c");
-    assertThat(taken)
-        .as("looking added no round")
-        .allSatisfy(
-            d ->
-                assertThat(d.message().header(SystemHeaders.ROUND))
-                    .isEqualTo(leased.message().header(SystemHeaders.ROUND)));
-    assertThat(leased.ack()).isTrue();
-    taken.forEach(d -> assertThat(d.ack()).isTrue());
-  }
-
-  @Test
-  void peekOnAnIdleAddressIsEmpty() {
-    assumeCapability(Capabilities.PEEK);
-
-    assertThat(provider.fetch(address("idle"), FetchOptions.peek(5))).isEmpty();
-  }
-
-  @Test
-  void peekIsRefusedWhereItIsNotDeclared() {
-    assumeTrue(!provider.supports(Capabilities.PEEK));
-
-    assertThatThrownBy(() -> provider.fetch(address("no-peek"), FetchOptions.peek(1)))
-        .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
-  }
-
-  @Test
-  void copiesInFlightAreListedWithTheirLeaseUntilSettled() {
-    assumeCapability(Capabilities.LEASE);
-    MailAddress inbox = address("in-flight");
-    provider.post(letter(inbox, "a"));
-    provider.post(letter(inbox, "b"));
-    await("queued", () -> provider.status(inbox).unreadCount() == 2);
-
-    Delivery first = provider.fetch(inbox, FetchOptions.leased(Duration.ofMinutes(5))).get(0);
-    Delivery second = provider.fetch(inbox, FetchOptions.leased(Duration.ZERO)).get(0);
-
-    List<io.mailbox.connector.api.InFlightCopy> listed = provider.inFlight(inbox, 10);
-    assertThat(listed).extracting(c -> c.messageId()).containsExactlyInAnyOrder("a", "b");
-    var a = listed.stream().filter(c -> c.messageId().equals("a")).findFirst().orElseThrow();
-    assertThat(a.key()).isEqualTo(first.key());
-    assertThat(a.leaseId()).isEqualTo(first.leaseId().orElseThrow());
-    assertThat(a.expiresAt()).isNotNull();
-    assertThat(a.isOverdueAt(java.time.Instant.now())).isFalse();
-    var b = listed.stream().filter(c -> c.messageId().equals("b")).findFirst().orElseThrow();
-    assertThat(b.expiresAt()).as("a lease without timeout never expires").isNull();
-
-    assertThat(first.ack()).isTrue();
-    assertThat(provider.inFlight(inbox, 10)).extracting(c -> c.messageId()).containsExactly("b");
-    assertThat(second.ack()).isTrue();
-  }
-
-  // ---- remove ----------------------------------------------------------------------------------
-
-  @Test
-  void removingByKeyTakesOnlyThatQueuedCopyAndRemovingAllLeavesWhatIsInFlight() {
-    assumeCapability(Capabilities.REMOVE);
-    MailAddress inbox = address("remove");
-    MailMessage first = provider.post(letter(inbox, "a"));
-    provider.post(letter(inbox, "b"));
-    provider.post(letter(inbox, "c"));
-    await("queued", () -> provider.status(inbox).unreadCount() == 3);
-
-    assertThat(provider.removeQueued(inbox, first.sendId().orElseThrow())).isEqualTo(1);
-    assertThat(provider.removeQueued(inbox, "no-such-key")).isZero();
-    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
-    assertThat(provider.removeQueued(inbox, null)).as("only c is still queued").isEqualTo(1);
-
-    assertThat(provider.status(inbox).unreadCount()).isZero();
-    assertThat(held.message().id()).isEqualTo("b");
-    assertThat(held.ack()).as("the copy in flight was left alone").isTrue();
-  }
-
-  @Test
-  void removingIsRefusedWhereItIsNotDeclared() {
-    assumeTrue(!provider.supports(Capabilities.REMOVE));
-
-    assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), "some-key"))
-        .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
-    if (!provider.supports(Capabilities.PURGE)) {
-      assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), null))
-          .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
-    }
-  }
-
-  /**
-   * A transport that can purge but not remove one copy ({@code spi.Purging}): the queue empties.
-   */
-  @Test
-  void aPurgeWithoutRemoveTakesEveryQueuedCopyButNoneInFlight() {
-    assumeTrue(provider.supports(Capabilities.PURGE) && !provider.supports(Capabilities.REMOVE));
-    MailAddress inbox = address("purge-only");
-    for (String id : List.of("a", "b", "c")) {
-      provider.post(MailMessage.to(inbox).id(id).body("{}").build());
-    }
-    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
-
-    assertThat(provider.removeQueued(inbox, null)).isEqualTo(2);
-    assertThat(provider.status(inbox).unreadCount()).isZero();
-    assertThat(held.ack()).as("the copy in flight was left alone").isTrue();
-  }
-
+public abstract class ProviderContract extends InspectionContract {
   // ---- push failures ----------------------------------------------------------------------------
 
   @Test
@@ -303,103 +152,7 @@ public abstract class ProviderContract extends DeliveryContract {
     assertThat(held.ack()).isTrue();
   }
 
-  // ---- locate, parked records, status -----------------------------------------------------------
-
-  @Test
-  void locateFindsEveryCopyOfAMessageIdWithItsState() {
-    assumeCapability(Capabilities.LOCATE);
-    assumeCapability(Capabilities.LEASE);
-    MailAddress inbox = address("locate");
-    MailAddress other = address("locate-other");
-    String id = "order-" + UUID.randomUUID();
-    provider.post(letter(inbox, id));
-    provider.post(letter(inbox, "someone-else"));
-    provider.post(letter(other, id));
-    await(
-        "queued",
-        () ->
-            provider.status(inbox).unreadCount() == 2 && provider.status(other).unreadCount() == 1);
-    Delivery held = provider.fetch(inbox, FetchOptions.leased()).get(0);
-    assertThat(held.message().id()).isEqualTo(id);
-
-    List<io.mailbox.connector.api.LocatedCopy> found = provider.locate(id);
-
-    assertThat(found)
-        .extracting(c -> c.address() + " " + c.state())
-        .containsExactlyInAnyOrder(inbox + " IN_FLIGHT", other + " QUEUED");
-    var inFlight = found.stream().filter(c -> c.address().equals(inbox)).findFirst().orElseThrow();
-    assertThat(inFlight.key()).isEqualTo(held.key());
-    assertThat(inFlight.leaseId()).isEqualTo(held.leaseId().orElseThrow());
-    assertThat(provider.locate("no-such-id-" + UUID.randomUUID())).isEmpty();
-    assertThat(held.ack()).isTrue();
-  }
-
-  @Test
-  void aDeadLetterGivenUpAtTheCapOfTheChainIsParkedNeverHandedOutAndCanBePurged() {
-    assumeCapability(Capabilities.LEASE);
-    assumeCapability(Capabilities.PARKED);
-    io.mailbox.connector.kernel.DeadLetterPolicy policy =
-        io.mailbox.connector.kernel.DeadLetterPolicy.defaults();
-    provider.enableDeadLetterQueue(policy);
-    MailAddress inbox = address("parking");
-    MailAddress dead = policy.deadLetterTopic(inbox);
-    String id = "poison-" + UUID.randomUUID();
-
-    assertThat(queueOneAndLease(inbox, id).settle(Disposition.DISCARD)).isTrue();
-    await("dead-lettered", () -> provider.status(dead).unreadCount() == 1);
-    Delivery record = provider.fetch(dead, FetchOptions.leased()).get(0);
-    assertThat(record.message().header(SystemHeaders.DEAD_LETTER_REASON)).isPresent();
-    assertThat(record.settle(Disposition.DISCARD)).isTrue();
-
-    await("parked", () -> provider.peekParked(dead, 10).size() == 1);
-    MailMessage parked = provider.peekParked(dead, 10).get(0);
-    assertThat(parked.id()).isEqualTo(id);
-    assertThat(parked.header(SystemHeaders.DEAD_LETTER_TERMINAL)).contains("true");
-    assertThat(provider.status(dead).unreadCount()).isZero();
-    assertThat(fetchAll(dead)).as("a parked record is never handed out").isEmpty();
-    assertThat(provider.purgeParked(dead, "no-such-key")).isZero();
-    assertThat(provider.purgeParked(dead, parked.sendId().orElseThrow())).isEqualTo(1);
-    assertThat(provider.peekParked(dead, 10)).isEmpty();
-    assertThat(parkedCount(dead)).isZero();
-  }
-
-  /**
-   * Wherever a provider keeps its parked records (listable or not), its status counts them as
-   * {@code <scheme>.parkedCount}: the measure the default {@code parked} alert reads.
-   */
-  @Test
-  void aParkedRecordIsCountedInTheStatusWhereverItIsKept() {
-    assumeCapability(Capabilities.LEASE);
-    assumeCapability(Capabilities.STATUS);
-    io.mailbox.connector.kernel.DeadLetterPolicy policy =
-        io.mailbox.connector.kernel.DeadLetterPolicy.defaults();
-    provider.enableDeadLetterQueue(policy);
-    MailAddress inbox = address("parked-count");
-    MailAddress dead = policy.deadLetterTopic(inbox);
-
-    assertThat(queueOneAndLease(inbox, "poison").settle(Disposition.DISCARD)).isTrue();
-    await("dead-lettered", () -> provider.status(dead).unreadCount() == 1);
-    assertThat(parkedCount(dead)).isZero();
-    assertThat(provider.fetch(dead, FetchOptions.leased()).get(0).settle(Disposition.DISCARD))
-        .isTrue();
-
-    await("counted as parked", () -> parkedCount(dead) == 1);
-    assertThat(provider.status(dead).unreadCount()).isZero();
-  }
-
-  private long parkedCount(MailAddress address) {
-    Object count = provider.status(address).extensions().get(provider.scheme() + ".parkedCount");
-    assertThat(count).as(provider.scheme() + ".parkedCount").isInstanceOf(Number.class);
-    return ((Number) count).longValue();
-  }
-
-  @Test
-  void parkedRecordsAreRefusedWhereTheyAreNotDeclared() {
-    assumeTrue(!provider.supports(Capabilities.PARKED));
-
-    assertThatThrownBy(() -> provider.peekParked(address("no-parked"), 1))
-        .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
-  }
+  // ---- status and enumeration ---------------------------------------------------------------
 
   @Test
   void statusAndEnumerationDescribeAnAddressAlike() {
