@@ -24,6 +24,10 @@ import org.junit.jupiter.api.BeforeEach;
  */
 public abstract class ContractFixture {
   protected MailboxProvider provider;
+
+  /** The transport under test, as {@link #newTransport()} made it for this test. */
+  protected Transport transport;
+
   private final String run = UUID.randomUUID().toString().substring(0, 8);
 
   /** A new, not yet started transport; the kit puts it under the kernel's rules. */
@@ -41,7 +45,8 @@ public abstract class ContractFixture {
 
   @BeforeEach
   void startProvider() {
-    provider = MailboxProvider.of(newTransport());
+    transport = newTransport();
+    provider = MailboxProvider.of(transport);
     provider.start();
   }
 
