@@ -72,10 +72,8 @@ public class MessageJourney {
     try {
       rows = OutboxSearch.find(em, wanted, ROWS, DEADLINE_MILLIS / 3);
     } catch (RuntimeException unanswered) {
-      rows = null; // a database that is down or hung: say so, search the providers anyway
+      // A database that is down or hung: say so, search the providers anyway.
       notes.add("outbox and inbox not searched: the database " + failure(unanswered));
-    }
-    if (rows == null) {
       return searchCopies(wanted, java.util.Set.of(wanted), hops, notes, deadline);
     }
     rows.forEach(row -> hops.addAll(outbox(row)));

@@ -206,15 +206,8 @@ public abstract class InspectionContract extends DeliveryContract {
   void aDeadLetterGivenUpAtTheCapOfTheChainIsParkedNeverHandedOutAndCanBePurged() {
     assumeCapability(Capabilities.LEASE);
     assumeCapability(Capabilities.PARKED);
-    io.mailbox.connector.kernel.DeadLetterPolicy policy =
-        io.mailbox.connector.kernel.DeadLetterPolicy.defaults();
-    provider.enableDeadLetterQueue(policy);
-    MailAddress inbox = address("parking");
-    MailAddress dead = policy.deadLetterTopic(inbox);
     String id = "poison-" + UUID.randomUUID();
-
-    assertThat(queueOneAndLease(inbox, id).settle(Disposition.DISCARD)).isTrue();
-    await("dead-lettered", () -> provider.status(dead).unreadCount() == 1);
+    MailAddress dead = oneDeadLetter("parking", id);
     Delivery record = provider.fetch(dead, FetchOptions.leased()).get(0);
     assertThat(record.message().header(SystemHeaders.DEAD_LETTER_REASON)).isPresent();
     assertThat(record.settle(Disposition.DISCARD)).isTrue();
@@ -241,20 +234,28 @@ public abstract class InspectionContract extends DeliveryContract {
     assumeCapability(Capabilities.LEASE);
     assumeCapability(Capabilities.STATUS);
     assumeTrue(keepsParkedRecords(), provider.scheme() + ": keeps no parked records");
-    io.mailbox.connector.kernel.DeadLetterPolicy policy =
-        io.mailbox.connector.kernel.DeadLetterPolicy.defaults();
-    provider.enableDeadLetterQueue(policy);
-    MailAddress inbox = address("parked-count");
-    MailAddress dead = policy.deadLetterTopic(inbox);
-
-    assertThat(queueOneAndLease(inbox, "poison").settle(Disposition.DISCARD)).isTrue();
-    await("dead-lettered", () -> provider.status(dead).unreadCount() == 1);
+    MailAddress dead = oneDeadLetter("parked-count", "poison");
     assertThat(parkedCount(dead)).isZero();
     assertThat(provider.fetch(dead, FetchOptions.leased()).get(0).settle(Disposition.DISCARD))
         .isTrue();
 
     await("counted as parked", () -> parkedCount(dead) == 1);
     assertThat(provider.status(dead).unreadCount()).isZero();
+  }
+
+  /**
+   * Dead letters message {@code id} of a fresh address (leased, then discarded, the dead-letter
+   * queue on) and waits for its record; returns the dead-letter address.
+   */
+  private MailAddress oneDeadLetter(String name, String id) {
+    io.mailbox.connector.kernel.DeadLetterPolicy policy =
+        io.mailbox.connector.kernel.DeadLetterPolicy.defaults();
+    provider.enableDeadLetterQueue(policy);
+    MailAddress inbox = address(name);
+    MailAddress dead = policy.deadLetterTopic(inbox);
+    assertThat(queueOneAndLease(inbox, id).settle(Disposition.DISCARD)).isTrue();
+    await("dead-lettered", () -> provider.status(dead).unreadCount() == 1);
+    return dead;
   }
 
   private boolean keepsParkedRecords() {

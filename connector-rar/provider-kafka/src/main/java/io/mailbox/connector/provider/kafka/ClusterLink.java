@@ -248,11 +248,15 @@ final class ClusterLink implements AutoCloseable {
    */
   long size(String topic) {
     try {
-      if (!knownTopics.contains(topic) && !exists(topic)) {
-        return 0;
+      List<TopicPartition> partitions;
+      try {
+        partitions = partitions(topic); // one describe answers both: whether it exists, and where
+      } catch (MailboxException e) {
+        if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+          return 0;
+        }
+        throw e;
       }
-      knownTopics.add(topic);
-      List<TopicPartition> partitions = partitions(topic);
       Map<TopicPartition, Long> ends = ends(partitions);
       Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
       return partitions.stream().mapToLong(tp -> ends.get(tp) - starts.get(tp)).sum();
