@@ -94,7 +94,10 @@ final class DurableConsumers {
     link.ensureStream();
     JetStreamManagement management = link.management();
     try {
-      ConsumerInfo existing = management.getConsumerInfo(settings.stream(), name);
+      ConsumerInfo existing =
+          askedOnceMore(
+              "describe consumer " + name,
+              () -> management.getConsumerInfo(settings.stream(), name));
       String recorded = existing.getConsumerConfiguration().getDescription();
       if (!owner.equals(recorded)) {
         throw collision(name, owner, recorded == null ? "(a consumer made by others)" : recorded);
@@ -111,33 +114,41 @@ final class DurableConsumers {
                     + " was gone (the server lost it); made again, it delivers what is stored from"
                     + " now on");
       }
-      create(management, name, owner, names.subject(address));
-    } catch (IOException e) {
-      throw link.unavailable("did not describe consumer " + name, e);
+      askedOnceMore(
+          "create consumer " + name,
+          () -> {
+            create(management, name, owner, names.subject(address));
+            return name;
+          });
     }
     found.add(name);
     return name;
   }
 
+  /** A JetStream API call that can time out, and may refuse with {@code E}. */
+  private interface ApiCall<T, E extends Exception> {
+    T call() throws IOException, E;
+  }
+
   /**
-   * Creates the consumer; a request the server did not answer in time is sent once more (seen once
-   * in CI: a 5 s timeout while the server's store was busy). Creating it again is harmless: the
-   * same configuration updates nothing.
+   * Runs {@code call}, and once more when the server did not answer in time (seen in CI, for a
+   * describe and for a create: a 5 s timeout while the server's store was busy). Both are safe to
+   * repeat: a describe changes nothing, and creating with the same configuration updates nothing.
    */
-  private void create(JetStreamManagement management, String name, String owner, String subject) {
+  private <T, E extends Exception> T askedOnceMore(String what, ApiCall<T, E> call) throws E {
     try {
-      createOnce(management, name, owner, subject);
+      return call.call();
     } catch (IOException timedOut) {
-      LOG.fine(() -> "Creating NATS consumer " + name + " timed out; asking once more");
+      LOG.fine(() -> "NATS did not " + what + " in time; asking once more");
       try {
-        createOnce(management, name, owner, subject);
+        return call.call();
       } catch (IOException e) {
-        throw link.unavailable("did not create consumer " + name, e);
+        throw link.unavailable("did not " + what, e);
       }
     }
   }
 
-  private void createOnce(JetStreamManagement management, String name, String owner, String subject)
+  private void create(JetStreamManagement management, String name, String owner, String subject)
       throws IOException {
     try {
       management.addOrUpdateConsumer(
