@@ -11,6 +11,8 @@ import java.time.Instant;
  *     one
  * @param overdue in-flight copies whose lease ended ({@code <scheme>.overdueInFlightCount}), or -1
  * @param parked records parked at the address ({@code <scheme>.parkedCount}), or -1
+ * @param oldestUnreadMs how long the oldest unread message has waited ({@code
+ *     <scheme>.oldestUnreadMs}), or -1 when not measured
  */
 public record AddressRow(
     String address,
@@ -21,7 +23,8 @@ public record AddressRow(
     long subscribers,
     Instant lastActivity,
     long overdue,
-    long parked) {
+    long parked,
+    long oldestUnreadMs) {
 
   static AddressRow of(AddressStatus status) {
     String scheme = status.address().scheme();
@@ -34,7 +37,8 @@ public record AddressRow(
         count(status, scheme + ".subscriberCount"),
         status.lastActivity(),
         count(status, scheme + ".overdueInFlightCount"),
-        count(status, scheme + ".parkedCount"));
+        count(status, scheme + ".parkedCount"),
+        count(status, scheme + ".oldestUnreadMs"));
   }
 
   private static long count(AddressStatus status, String key) {
@@ -58,19 +62,26 @@ public record AddressRow(
       return "never";
     }
     Duration age = Duration.between(lastActivity, now);
-    if (age.getSeconds() < 1) {
-      return "just now";
-    }
+    return age.getSeconds() < 1 ? "just now" : span(age) + " ago";
+  }
+
+  /** "–" when not measured, "0 s" when nothing waits, else "42 s", "5 min", "3 h" or "2 d". */
+  String oldestUnreadText() {
+    return oldestUnreadMs < 0 ? "–" : span(Duration.ofMillis(oldestUnreadMs));
+  }
+
+  /** A duration as a person reads it, in its largest whole unit. */
+  private static String span(Duration age) {
     if (age.toMinutes() < 1) {
-      return age.getSeconds() + " s ago";
+      return age.getSeconds() + " s";
     }
     if (age.toHours() < 1) {
-      return age.toMinutes() + " min ago";
+      return age.toMinutes() + " min";
     }
     if (age.toDays() < 1) {
-      return age.toHours() + " h ago";
+      return age.toHours() + " h";
     }
-    return age.toDays() + " d ago";
+    return age.toDays() + " d";
   }
 
   String subscribersText() {

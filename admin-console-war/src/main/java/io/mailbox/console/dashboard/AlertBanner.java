@@ -73,9 +73,9 @@ final class AlertBanner extends Div {
         + " has "
         + breach.measure().key()
         + " "
-        + breach.value()
+        + breach.measure().shown(breach.value())
         + " > "
-        + breach.limit();
+        + breach.measure().shown(breach.limit());
   }
 
   /** "orders-backlog: jdbc://orders* — backlog > 1000, in-flight > 50". */
@@ -85,7 +85,7 @@ final class AlertBanner extends Div {
         + rule.addresses()
         + " — "
         + rule.limits().entrySet().stream()
-            .map(limit -> limit.getKey().key() + " > " + limit.getValue())
+            .map(limit -> limit.getKey().key() + " > " + limit.getKey().shown(limit.getValue()))
             .collect(Collectors.joining(", "));
   }
 }

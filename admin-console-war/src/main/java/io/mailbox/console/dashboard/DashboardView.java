@@ -96,6 +96,12 @@ public class DashboardView extends VerticalLayout {
         .setWidth("5.5rem")
         .setFlexGrow(0)
         .setSortable(true);
+    grid.addColumn(AddressRow::oldestUnreadText)
+        .setHeader("Oldest unread")
+        .setKey("oldestUnread")
+        .setWidth("8.5rem")
+        .setFlexGrow(0)
+        .setComparator(Comparator.comparingLong(AddressRow::oldestUnreadMs));
     grid.addColumn(AddressRow::inFlight)
         .setHeader("In flight")
         .setKey("inFlight")

@@ -45,6 +45,18 @@ class AddressRowTest {
   }
 
   @Test
+  void theOldestUnreadWaitReadsAsADurationOrADashWhenNotMeasured() {
+    assertThat(AddressRow.of(status(NOW, Map.of())).oldestUnreadText()).isEqualTo("–");
+    assertThat(AddressRow.of(status(NOW, Map.of("mem.oldestUnreadMs", 0L))).oldestUnreadText())
+        .isEqualTo("0 s");
+    assertThat(AddressRow.of(status(NOW, Map.of("mem.oldestUnreadMs", 8_900L))).oldestUnreadText())
+        .isEqualTo("8 s");
+    assertThat(
+            AddressRow.of(status(NOW, Map.of("mem.oldestUnreadMs", 330_000L))).oldestUnreadText())
+        .isEqualTo("5 min");
+  }
+
+  @Test
   void lastActivityReadsAsAnAge() {
     assertThat(AddressRow.of(status(null, Map.of())).lastActivityAgo(NOW)).isEqualTo("never");
     assertThat(AddressRow.of(status(NOW, Map.of())).lastActivityAgo(NOW)).isEqualTo("just now");

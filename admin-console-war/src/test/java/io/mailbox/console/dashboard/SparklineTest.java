@@ -25,7 +25,7 @@ class SparklineTest {
   void theHistoryKeepsOneSampleAnIntervalAndOnlyTheLastOnes() {
     BacklogHistory history = new BacklogHistory();
     Instant t = Instant.parse("2026-11-30T10:00:00Z");
-    AddressRow row = new AddressRow("jdbc://a@b/c", "jdbc", "online", 3, 0, 1, null, 0, 0);
+    AddressRow row = new AddressRow("jdbc://a@b/c", "jdbc", "online", 3, 0, 1, null, 0, 0, 0);
 
     history.record(List.of(row), t);
     history.record(List.of(row), t.plusMillis(500)); // too soon: ignored
@@ -39,13 +39,13 @@ class SparklineTest {
 
   @Test
   void anAddressNeedsAttentionWhenNotOnlineOrWithOverdueLeasesOrParkedRecords() {
-    assertThat(new AddressRow("a", "jdbc", "online", 0, 0, 0, null, 0, 0).needsAttention())
+    assertThat(new AddressRow("a", "jdbc", "online", 0, 0, 0, null, 0, 0, 0).needsAttention())
         .isFalse();
-    assertThat(new AddressRow("a", "amqp", "offline", 0, 0, 0, null, -1, -1).needsAttention())
+    assertThat(new AddressRow("a", "amqp", "offline", 0, 0, 0, null, -1, -1, -1).needsAttention())
         .isTrue();
-    assertThat(new AddressRow("a", "jdbc", "online", 0, 1, 0, null, 1, 0).needsAttention())
+    assertThat(new AddressRow("a", "jdbc", "online", 0, 1, 0, null, 1, 0, -1).needsAttention())
         .isTrue();
-    assertThat(new AddressRow("a", "jdbc", "online", 0, 0, 0, null, 0, 2).needsAttention())
+    assertThat(new AddressRow("a", "jdbc", "online", 0, 0, 0, null, 0, 2, -1).needsAttention())
         .isTrue();
   }
 }

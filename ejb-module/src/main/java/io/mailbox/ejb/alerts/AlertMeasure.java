@@ -22,7 +22,13 @@ public enum AlertMeasure {
   /** Records parked at the address ({@code <scheme>.parkedCount}). */
   PARKED("parked"),
   /** Dead letters waiting at a dead-letter address (its backlog; other addresses have none). */
-  DEAD_LETTERS("dead-letters");
+  DEAD_LETTERS("dead-letters"),
+  /**
+   * Seconds the oldest unread message has waited ({@code <scheme>.oldestUnreadMs}, where the
+   * provider can peek). Not measured at a dead-letter address: its records wait for an operator by
+   * design, and {@link #DEAD_LETTERS} already speaks for them.
+   */
+  OLDEST_UNREAD("oldest-unread");
 
   private final String key;
 
@@ -33,6 +39,11 @@ public enum AlertMeasure {
   /** The name in settings, the admin API and the metrics' tags. */
   public String key() {
     return key;
+  }
+
+  /** {@code value} with its unit, for people: "412 s" for a wait, "3" for a count. */
+  public String shown(long value) {
+    return this == OLDEST_UNREAD ? value + " s" : Long.toString(value);
   }
 
   public static Optional<AlertMeasure> byKey(String key) {
@@ -50,6 +61,10 @@ public enum AlertMeasure {
       case OVERDUE -> extension(status, scheme + ".overdueInFlightCount");
       case PARKED -> extension(status, scheme + ".parkedCount");
       case DEAD_LETTERS -> deadLetterAddress ? Optional.of(status.unreadCount()) : Optional.of(0L);
+      case OLDEST_UNREAD ->
+          deadLetterAddress
+              ? Optional.empty()
+              : extension(status, scheme + ".oldestUnreadMs").map(millis -> millis / 1_000);
     };
   }
 

@@ -18,10 +18,11 @@ import org.eclipse.microprofile.config.Config;
  * The alert rules, read once from MicroProfile Config: {@code mailbox.alerts.<rule>.addresses} (a
  * pattern, default {@code *}), {@code mailbox.alerts.<rule>.<measure>} (the largest fine value) and
  * {@code mailbox.alerts.<rule>.enabled}; {@code mailbox.alerts.rules} names rules whose keys are
- * environment variables ({@code MAILBOX_ALERTS_<RULE>_<FIELD>}, dashes as underscores). Three rules
+ * environment variables ({@code MAILBOX_ALERTS_<RULE>_<FIELD>}, dashes as underscores). Four rules
  * apply out of the box, each overridable by its name: {@code parked} (any parked record), {@code
- * dead-letters} (any dead letter waiting) and {@code overdue-leases} (any lease ended unsettled). A
- * wrong key or value is refused with the key's name ({@code MBX-1008}) when the rules are read, at
+ * dead-letters} (any dead letter waiting), {@code overdue-leases} (any lease ended unsettled) and
+ * {@code oldest-unread} (a message unread for over {@value #OLDEST_UNREAD_SECONDS} s). A wrong key
+ * or value is refused with the key's name ({@code MBX-1008}) when the rules are read, at
  * application start.
  */
 public final class AlertRules {
@@ -35,12 +36,16 @@ public final class AlertRules {
   static final String ENABLED = "enabled";
   private static final Pattern RULE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
+  /** The default rule's limit on the oldest unread message's wait: five minutes. */
+  static final long OLDEST_UNREAD_SECONDS = 300;
+
   /** The rules that apply out of the box, by name. */
   private static final Map<String, Map<AlertMeasure, Long>> DEFAULTS =
       Map.of(
           "parked", Map.of(AlertMeasure.PARKED, 0L),
           "dead-letters", Map.of(AlertMeasure.DEAD_LETTERS, 0L),
-          "overdue-leases", Map.of(AlertMeasure.OVERDUE, 0L));
+          "overdue-leases", Map.of(AlertMeasure.OVERDUE, 0L),
+          "oldest-unread", Map.of(AlertMeasure.OLDEST_UNREAD, OLDEST_UNREAD_SECONDS));
 
   private static final String MEASURES =
       String.join(

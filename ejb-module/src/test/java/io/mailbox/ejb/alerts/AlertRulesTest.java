@@ -21,28 +21,38 @@ import org.junit.jupiter.params.provider.CsvSource;
 class AlertRulesTest {
 
   @Test
-  void outOfTheBoxAnyParkedRecordDeadLetterOrOverdueLeaseIsABreach() {
+  void outOfTheBoxAnyParkedRecordDeadLetterOverdueLeaseOrFiveMinutesUnreadIsABreach() {
     AlertRules rules = AlertRules.from(new MapConfig(Map.of()));
 
     assertThat(rules.rules())
         .extracting(AlertRule::name)
-        .containsExactly("dead-letters", "overdue-leases", "parked");
+        .containsExactly("dead-letters", "oldest-unread", "overdue-leases", "parked");
     List<AlertBreach> breaches =
         rules.breaches(
             snapshot(
                 status(
                     "jdbc://orders@shop",
                     5,
-                    Map.of("jdbc.parkedCount", 1L, "jdbc.overdueInFlightCount", 0L)),
-                status("jdbc://orders.dlq@shop", 2, Map.of("jdbc.parkedCount", 0L)),
+                    Map.of(
+                        "jdbc.parkedCount", 1L,
+                        "jdbc.overdueInFlightCount", 0L,
+                        "jdbc.oldestUnreadMs", 300_999L)),
+                status(
+                    "jdbc://orders.dlq@shop",
+                    2,
+                    Map.of("jdbc.parkedCount", 0L, "jdbc.oldestUnreadMs", 3_600_000L)),
+                status("jdbc://forgotten@shop", 1, Map.of("jdbc.oldestUnreadMs", 301_000L)),
                 status("jdbc://quiet@shop", 0, Map.of("jdbc.parkedCount", 0L))),
             Set.of("jdbc://orders.dlq@shop"));
 
     assertThat(breaches)
+        .as("300 s is the largest fine wait; a dead letter's wait is the dead-letters rule's")
         .containsExactly(
             new AlertBreach("parked", "jdbc://orders@shop", AlertMeasure.PARKED, 1, 0),
             new AlertBreach(
-                "dead-letters", "jdbc://orders.dlq@shop", AlertMeasure.DEAD_LETTERS, 2, 0));
+                "dead-letters", "jdbc://orders.dlq@shop", AlertMeasure.DEAD_LETTERS, 2, 0),
+            new AlertBreach(
+                "oldest-unread", "jdbc://forgotten@shop", AlertMeasure.OLDEST_UNREAD, 301, 300));
   }
 
   @Test

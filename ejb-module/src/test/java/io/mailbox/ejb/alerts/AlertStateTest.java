@@ -25,6 +25,7 @@ class AlertStateTest {
     assertThat(report.begun())
         .containsExactly(
             Map.entry("dead-letters", 0L),
+            Map.entry("oldest-unread", 0L),
             Map.entry("overdue-leases", 0L),
             Map.entry("parked", 0L));
     assertThat(report.activeByRule()).containsEntry("parked", 0L);

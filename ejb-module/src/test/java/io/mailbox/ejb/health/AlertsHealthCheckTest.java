@@ -32,7 +32,7 @@ class AlertsHealthCheckTest {
     assertThat(response.getData().orElseThrow())
         .containsEntry("reasons", "threshold:dead-letters,threshold:parked")
         .containsEntry("activeBreaches", 3L)
-        .containsEntry("rules", 3L);
+        .containsEntry("rules", 4L);
     assertThat(response.getData().orElseThrow().toString()).doesNotContain("jdbc:");
   }
 

@@ -94,11 +94,15 @@ class RunScriptSmokeIT {
                 amqpUri(),
                 // An alert rule set as an operator sets one in a container: environment variables.
                 "MAILBOX_ALERTS_RULES",
-                "smoke-backlog",
+                "smoke-backlog,smoke-waiting",
                 "MAILBOX_ALERTS_SMOKE_BACKLOG_ADDRESSES",
                 ALERTED + "*",
                 "MAILBOX_ALERTS_SMOKE_BACKLOG_BACKLOG",
-                "2"));
+                "2",
+                "MAILBOX_ALERTS_SMOKE_WAITING_ADDRESSES",
+                ALERTED,
+                "MAILBOX_ALERTS_SMOKE_WAITING_OLDEST_UNREAD",
+                "1"));
     pid = started.pid();
     scriptOutput = started.output();
   }
@@ -442,6 +446,12 @@ class RunScriptSmokeIT {
             "\"rule\":\"smoke-backlog\",\"address\":\""
                 + ALERTED
                 + "\",\"measure\":\"backlog\",\"value\":3,\"limit\":2");
+    assertThat(awaitAlerts(body -> body.contains("\"rule\":\"smoke-waiting\"")))
+        .as("the jdbc: provider tells how long the head of the queue has waited (over 1 s)")
+        .contains(
+            "\"rule\":\"smoke-waiting\",\"address\":\""
+                + ALERTED
+                + "\",\"measure\":\"oldest-unread\",\"value\":");
     HttpResponse<String> ready = get("/health/ready");
     assertThat(ready.body())
         .as("readiness names the rule, never the address (it is public)")
@@ -487,8 +497,14 @@ class RunScriptSmokeIT {
                       .waitFor("alerts-active")
                       .getText()
                       .contains("smoke-backlog: " + ALERTED + " has backlog 3 > 2"));
+      assertThat(browser.waitFor("alerts-active").getText())
+          .contains("smoke-waiting: " + ALERTED + " has oldest-unread ")
+          .contains(" s > 1 s");
       assertThat(browser.waitFor("alerts-headline").getText()).contains("alert");
-      assertThat(browser.gridCells()).contains("smoke-backlog");
+      assertThat(browser.gridCells()).contains("smoke-backlog, smoke-waiting");
+      assertThat(browser.gridCells())
+          .as("the Oldest unread column: the alerted address's wait, in seconds")
+          .anyMatch(cell -> cell.matches("[1-9][0-9]* s"));
       browser.click("alert-rules-details");
       assertThat(browser.waitFor("alert-rules").getText())
           .contains("smoke-backlog: " + ALERTED + "* — backlog > 2");

@@ -300,15 +300,15 @@ public final class MailboxProvider {
     return transport.reachability();
   }
 
-  /** The status of one address. Works on a stopped provider too (it reports what it knows). */
+  /** One address's status, with {@link OldestUnread}; on a stopped provider, what it knows. */
   public AddressStatus status(MailAddress address) {
-    return transport.status(address);
+    return OldestUnread.added(transport, transport.status(address));
   }
 
   /** Every address this provider knows, or empty when its transport cannot enumerate. */
   public Optional<List<AddressStatus>> enumerate() {
     return transport instanceof Enumerating enumerating
-        ? Optional.of(enumerating.enumerate())
+        ? Optional.of(OldestUnread.addedToAll(transport, enumerating.enumerate()))
         : Optional.empty();
   }
 

@@ -15,6 +15,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,39 @@ public abstract class InspectionContract extends DeliveryContract {
     assertThat(after.unreadCount()).isEqualTo(2);
     assertThat(after.inFlightCount()).isZero();
     assertThat(after.lastActivity()).isEqualTo(before.lastActivity());
+  }
+
+  /**
+   * Where the provider can peek, the status measures how long the head of the queue has waited
+   * ({@code <scheme>.oldestUnreadMs}, since its {@code mbx-sent-at}): the first message posted, not
+   * the last; once that one is taken, the next one's; 0 when nothing waits.
+   */
+  @Test
+  void theOldestUnreadAgeIsThatOfTheHeadOfTheQueue() {
+    assumeCapability(Capabilities.PEEK);
+    assumeCapability(Capabilities.LEASE);
+    MailAddress inbox = address("oldest-unread");
+    Instant first = sentAt(provider.post(letter(inbox, "first")));
+    await("the first waited a second", () -> oldestUnreadMs(inbox) >= 1_000);
+    Instant second = sentAt(provider.post(letter(inbox, "second")));
+    await("both queued", () -> provider.status(inbox).unreadCount() == 2);
+    assertThat(oldestUnreadMs(inbox))
+        .as("the head's age, not the newest's")
+        .isGreaterThanOrEqualTo(Duration.between(first, second).toMillis());
+
+    Delivery head = provider.fetch(inbox, FetchOptions.leased().limit(1)).get(0);
+    assertThat(head.message().id()).isEqualTo("first");
+    assertThat(head.settle(Disposition.HANDLED)).isTrue();
+    Instant askedAfter = Instant.now();
+    long secondWaited = oldestUnreadMs(inbox);
+    assertThat(secondWaited)
+        .as("now the second's age")
+        .isLessThanOrEqualTo(Duration.between(second, Instant.now()).toMillis() + 50)
+        .isLessThan(Duration.between(first, askedAfter).toMillis());
+
+    assertThat(provider.fetch(inbox, FetchOptions.leased()).get(0).settle(Disposition.HANDLED))
+        .isTrue();
+    assertThat(oldestUnreadMs(inbox)).as("nothing waits").isZero();
   }
 
   /**
@@ -268,6 +302,16 @@ public abstract class InspectionContract extends DeliveryContract {
     } catch (NoSuchMethodException e) {
       return false;
     }
+  }
+
+  private long oldestUnreadMs(MailAddress address) {
+    Object age = provider.status(address).extensions().get(provider.scheme() + ".oldestUnreadMs");
+    assertThat(age).as(provider.scheme() + ".oldestUnreadMs").isInstanceOf(Number.class);
+    return ((Number) age).longValue();
+  }
+
+  private static Instant sentAt(MailMessage posted) {
+    return Instant.parse(posted.header(SystemHeaders.SENT_AT).orElseThrow());
   }
 
   private long parkedCount(MailAddress address) {
