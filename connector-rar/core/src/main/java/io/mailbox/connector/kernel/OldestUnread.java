@@ -8,6 +8,7 @@ import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,13 +35,29 @@ final class OldestUnread {
   /** The key's suffix after the scheme. */
   static final String SUFFIX = ".oldestUnreadMs";
 
-  private OldestUnread() {}
+  private final Transport transport;
+  private boolean peekFailed;
+
+  private OldestUnread(Transport transport) {
+    this.transport = transport;
+  }
 
   /** {@code status} with the age of the address's oldest unread message when it can be told. */
   static AddressStatus added(Transport transport, AddressStatus status) {
+    return new OldestUnread(transport).measured(status);
+  }
+
+  /** Each status measured, the peeks ending at the first that fails. */
+  static List<AddressStatus> addedToAll(Transport transport, List<AddressStatus> statuses) {
+    OldestUnread listing = new OldestUnread(transport);
+    return statuses.stream().map(listing::measured).toList();
+  }
+
+  private AddressStatus measured(AddressStatus status) {
     String key = status.address().scheme() + SUFFIX;
     if (!(transport instanceof Peeking peeking)
         || status.state() == AddressState.UNKNOWN
+        || status.state() == AddressState.OFFLINE // its store is known to be away: no peek
         || Boolean.FALSE.equals(status.exists())
         || status.extensions().containsKey(key)) {
       return status;
@@ -48,7 +65,7 @@ final class OldestUnread {
     if (status.unreadCount() == 0) {
       return with(status, key, 0);
     }
-    Optional<Instant> sentAt = headSentAt(peeking, status);
+    Optional<Instant> sentAt = peekFailed ? Optional.empty() : headSentAt(peeking, status);
     if (sentAt.isEmpty()) {
       return status;
     }
@@ -56,20 +73,22 @@ final class OldestUnread {
     return with(status, key, Math.max(0, Duration.between(sentAt.get(), now).toMillis()));
   }
 
-  static List<AddressStatus> addedToAll(Transport transport, List<AddressStatus> statuses) {
-    return statuses.stream().map(status -> added(transport, status)).toList();
-  }
-
-  private static Optional<Instant> headSentAt(Peeking peeking, AddressStatus status) {
+  private Optional<Instant> headSentAt(Peeking peeking, AddressStatus status) {
+    List<MailMessage> head;
     try {
-      List<MailMessage> head = peeking.peekQueued(status.address(), 1);
+      head = peeking.peekQueued(status.address(), 1);
+    } catch (RuntimeException e) {
+      // A store that failed is reported by its own probe; this reading is simply not measured.
+      LOG.fine(() -> status.address() + ": oldest unread not measured (" + e.getClass() + ")");
+      peekFailed = true;
+      return Optional.empty();
+    }
+    try {
       return head.isEmpty()
           ? Optional.empty()
           : head.get(0).header(SystemHeaders.SENT_AT).map(Instant::parse);
-    } catch (RuntimeException e) { // a malformed stamp too (DateTimeParseException)
-      // A store that failed is reported by its own probe; this reading is simply not measured.
-      LOG.fine(() -> status.address() + ": oldest unread not measured (" + e.getClass() + ")");
-      return Optional.empty();
+    } catch (DateTimeParseException e) {
+      return Optional.empty(); // a stamp nobody here wrote: not measured
     }
   }
 

@@ -67,6 +67,28 @@ class OldestUnreadTest {
   }
 
   @Test
+  void inOneListingTheFirstFailedPeekEndsThePeeks() {
+    java.util.concurrent.atomic.AtomicInteger peeks =
+        new java.util.concurrent.atomic.AtomicInteger();
+    PeekingTransport failing =
+        peeking(
+            () -> {
+              peeks.incrementAndGet();
+              throw new IllegalStateException("store hung past its bound");
+            });
+
+    List<AddressStatus> listed =
+        OldestUnread.addedToAll(failing, List.of(waiting(1), waiting(2), waiting(0)));
+
+    assertThat(peeks)
+        .as("a hung store is asked once per listing, not once per address")
+        .hasValue(1);
+    assertThat(listed.get(0).extensions()).doesNotContainKey(KEY);
+    assertThat(listed.get(1).extensions()).doesNotContainKey(KEY);
+    assertThat(listed.get(2).extensions()).as("nothing to peek for").containsEntry(KEY, 0L);
+  }
+
+  @Test
   void aTransportThatCannotPeekAnUnknownAddressOrItsOwnMeasureAreLeftAsTheyAre() {
     AddressStatus own =
         new AddressStatus(ORDERS, AddressState.ONLINE, true, 1, 0, null, Map.of(KEY, 42L));
