@@ -44,7 +44,14 @@ final class AddressRows {
   }
 
   /** Counts of one address: queued, in flight, parked, overdue in flight, last update (millis). */
-  record Counts(long ready, long leased, long parked, long overdue, long lastUpdate) {
+  /**
+   * @param oldestReadyPosted when the oldest READY row was posted (epoch ms, from its {@code SEQ},
+   *     the write's clock in microseconds; a retry keeps it), 0 when none is ready
+   */
+  record Counts(
+      long ready, long leased, long parked, long overdue, long lastUpdate, long oldestReadyPosted) {
+    static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0);
+
     boolean any() {
       return ready + leased + parked > 0;
     }
@@ -188,14 +195,14 @@ final class AddressRows {
   }
 
   Counts counts(MailAddress address, long now) {
-    long[] counts = new long[5];
+    long[] counts = new long[6];
     db.run(
         c -> {
           try (PreparedStatement select =
               bounded(
                   c.prepareStatement(
-                      "SELECT STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ? THEN 1 ELSE 0 END)"
-                          + " FROM MBX_QUEUE WHERE ADDRESS_HASH = ? GROUP BY STATE"))) {
+                      "SELECT STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ? THEN 1 ELSE 0 END),"
+                          + " MIN(SEQ) FROM MBX_QUEUE WHERE ADDRESS_HASH = ? GROUP BY STATE"))) {
             bind(select, now, hash(address));
             try (ResultSet result = select.executeQuery()) {
               while (result.next()) {
@@ -205,7 +212,7 @@ final class AddressRows {
             return null;
           }
         });
-    return new Counts(counts[0], counts[1], counts[2], counts[3], counts[4]);
+    return new Counts(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
   }
 
   /**
@@ -220,11 +227,11 @@ final class AddressRows {
               bounded(
                   c.prepareStatement(
                       "SELECT ADDRESS, STATE, COUNT(*), MAX(UPDATED_AT), SUM(CASE WHEN VISIBLE_AT <= ?"
-                          + " THEN 1 ELSE 0 END) FROM MBX_QUEUE GROUP BY ADDRESS, STATE"))) {
+                          + " THEN 1 ELSE 0 END), MIN(SEQ) FROM MBX_QUEUE GROUP BY ADDRESS, STATE"))) {
             bind(select, now);
             try (ResultSet result = select.executeQuery()) {
               while (result.next()) {
-                long[] counts = byAddress.computeIfAbsent(result.getString(1), a -> new long[5]);
+                long[] counts = byAddress.computeIfAbsent(result.getString(1), a -> new long[6]);
                 add(counts, result.getString(2), result, 3);
               }
             }
@@ -237,24 +244,33 @@ final class AddressRows {
         (address, c) ->
             all.merge(
                 MailAddress.parse(address),
-                new Counts(c[0], c[1], c[2], c[3], c[4]),
+                new Counts(c[0], c[1], c[2], c[3], c[4], c[5]),
                 (a, b) ->
                     new Counts(
                         a.ready() + b.ready(),
                         a.leased() + b.leased(),
                         a.parked() + b.parked(),
                         a.overdue() + b.overdue(),
-                        Math.max(a.lastUpdate(), b.lastUpdate()))));
+                        Math.max(a.lastUpdate(), b.lastUpdate()),
+                        a.ready() == 0
+                            ? b.oldestReadyPosted()
+                            : b.ready() == 0
+                                ? a.oldestReadyPosted()
+                                : Math.min(a.oldestReadyPosted(), b.oldestReadyPosted()))));
     return all;
   }
 
-  /** Adds one (state, count, last update, overdue) row, read from column {@code from} on. */
+  /**
+   * Adds one (state, count, last update, overdue, lowest sequence) row, read from column {@code
+   * from} on.
+   */
   private static void add(long[] counts, String state, ResultSet result, int from)
       throws SQLException {
     long count = result.getLong(from);
     counts[4] = Math.max(counts[4], result.getLong(from + 1));
     if (READY.equals(state)) {
       counts[0] = count;
+      counts[5] = result.getLong(from + 3) / 1000; // SEQ: the write's clock in microseconds
     } else if (LEASED.equals(state)) {
       counts[1] = count;
       counts[3] = result.getLong(from + 2);

@@ -37,7 +37,7 @@ final class JdbcStatus {
   }
 
   AddressStatus of(MailAddress address, Instant now) {
-    return of(address, rows.counts(address, now.toEpochMilli()));
+    return of(address, rows.counts(address, now.toEpochMilli()), now);
   }
 
   /**
@@ -48,15 +48,14 @@ final class JdbcStatus {
     Map<MailAddress, AddressRows.Counts> counts = rows.allCounts(now.toEpochMilli());
     Set<MailAddress> addresses = new TreeSet<>(known.keySet());
     addresses.addAll(counts.keySet());
-    AddressRows.Counts none = new AddressRows.Counts(0, 0, 0, 0, 0);
     List<AddressStatus> all = new ArrayList<>(addresses.size());
     for (MailAddress address : addresses) {
-      all.add(of(address, counts.getOrDefault(address, none)));
+      all.add(of(address, counts.getOrDefault(address, AddressRows.Counts.NONE), now));
     }
     return all;
   }
 
-  private AddressStatus of(MailAddress address, AddressRows.Counts counts) {
+  private AddressStatus of(MailAddress address, AddressRows.Counts counts, Instant now) {
     Instant remembered = known.get(address);
     if (!counts.any() && remembered == null) {
       return AddressStatus.unknown(address);
@@ -71,6 +70,10 @@ final class JdbcStatus {
     Map<String, Object> extensions = new LinkedHashMap<>();
     extensions.put(SCHEME + ".overdueInFlightCount", counts.overdue());
     extensions.put(SCHEME + ".parkedCount", counts.parked());
+    // From the same query (no peek per address: docs/benchmarks.md, "Scale of status").
+    extensions.put(
+        SCHEME + ".oldestUnreadMs",
+        counts.ready() == 0 ? 0L : Math.max(0, now.toEpochMilli() - counts.oldestReadyPosted()));
     extensions.put(SCHEME + ".subscriberCount", pump.receivers(address).size());
     extensions.put(SCHEME + ".collapsedDuplicates", writer.collapsed());
     GroupCommit<?, ?> group = writer.groupCommitFigures();
