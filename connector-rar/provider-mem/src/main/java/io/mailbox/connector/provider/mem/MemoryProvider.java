@@ -23,6 +23,7 @@ import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>Status extension keys: {@code mem.overdueInFlightCount} (in flight, lease expired, not yet
  * reclaimed: alert on this, not on in-flight), {@code mem.oldestOverdueMs}, {@code
- * mem.parkedCount}, {@code mem.subscriberCount}.
+ * mem.parkedCount}, {@code mem.subscriberCount}, {@code mem.oldestUnreadMs} (from the head of the
+ * queue's {@code mbx-sent-at}).
  */
 public final class MemoryProvider extends TransportBase
     implements BoundsItsPublish,
@@ -244,7 +246,8 @@ public final class MemoryProvider extends TransportBase
   }
 
   private AddressStatus statusOf(MailAddress address, MemoryTopic topic) {
-    MemoryTopic.Counts counts = topic.counts(now());
+    Instant now = now();
+    MemoryTopic.Counts counts = topic.counts(now);
     if (!counts.known()) {
       return AddressStatus.unknown(address);
     }
@@ -253,6 +256,13 @@ public final class MemoryProvider extends TransportBase
     extensions.put(SCHEME + ".oldestOverdueMs", counts.oldestOverdue().toMillis());
     extensions.put(SCHEME + ".parkedCount", counts.parked());
     extensions.put(SCHEME + ".subscriberCount", counts.subscribers());
+    if (counts.unread() == 0 || counts.headSentAt() != null) {
+      extensions.put(
+          SCHEME + ".oldestUnreadMs",
+          counts.unread() == 0
+              ? 0L
+              : Math.max(0, Duration.between(counts.headSentAt(), now).toMillis()));
+    }
     return new AddressStatus(
         address,
         AddressState.ONLINE,

