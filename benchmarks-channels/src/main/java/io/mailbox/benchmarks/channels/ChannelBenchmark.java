@@ -16,7 +16,7 @@ import org.jboss.weld.environment.se.WeldContainer;
  * Pipelines}: connector → processor → sink that acks) read through our {@code mailbox} connector
  * and through SmallRye's own connector for the same broker, in one Weld SE process with SmallRye
  * Reactive Messaging; rounds alternate which side goes first, each timed from its first message put
- * in until its sink acked the last. Arguments: {@code [mem|amqp] [messages] [rounds]
+ * in until its sink acked the last. Arguments: {@code [mem|amqp|kafka] [messages] [rounds]
  * [max-in-flight] [poll-interval ms] [auto|fetch|push]} (default mem 20000 7 16 100 auto: the
  * channel's defaults).
  */
@@ -45,7 +45,9 @@ public final class ChannelBenchmark {
         switch (broker) {
           case "mem" -> new MemoryFeed();
           case "amqp" -> new RabbitMqFeed();
-          default -> throw new IllegalArgumentException("broker: mem or amqp, not " + broker);
+          case "kafka" -> new KafkaFeed();
+          default ->
+              throw new IllegalArgumentException("broker: mem, amqp or kafka, not " + broker);
         }) {
       feed.configure(kernel);
       kernel.start();
@@ -95,6 +97,7 @@ public final class ChannelBenchmark {
       kernel.stop(true);
       executor.shutdownNow();
     }
+    System.exit(0); // the broker's and the connectors' threads would keep the JVM alive
   }
 
   static String order(int i) {

@@ -5,8 +5,8 @@ import org.jboss.weld.environment.se.WeldContainer;
 
 /**
  * Where the two pipelines' incoming channels read from, and how a round puts its messages there:
- * {@link MemoryFeed} ({@code mem:} against SmallRye's in-memory connector) or {@link RabbitMqFeed}
- * (the same RabbitMQ for both connectors).
+ * {@link MemoryFeed} ({@code mem:} against SmallRye's in-memory connector), {@link RabbitMqFeed}
+ * (the same RabbitMQ for both connectors) or {@link KafkaFeed} (the same Kafka broker for both).
  */
 interface Feed extends AutoCloseable {
 
