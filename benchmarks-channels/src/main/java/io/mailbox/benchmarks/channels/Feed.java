@@ -1,6 +1,7 @@
 package io.mailbox.benchmarks.channels;
 
 import io.mailbox.connector.kernel.Mailbox;
+import java.util.Map;
 import org.jboss.weld.environment.se.WeldContainer;
 
 /**
@@ -29,4 +30,11 @@ interface Feed extends AutoCloseable {
 
   @Override
   default void close() throws Exception {}
+
+  /** Sets the incoming channels: ours reads {@code ourAddress}, SmallRye's has {@code theirs}. */
+  static void channels(String ourAddress, Map<String, String> theirs) {
+    System.setProperty("mp.messaging.incoming.mailbox-in.address", ourAddress);
+    theirs.forEach(
+        (key, value) -> System.setProperty("mp.messaging.incoming.smallrye-in." + key, value));
+  }
 }

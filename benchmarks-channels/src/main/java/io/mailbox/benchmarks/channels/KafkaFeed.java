@@ -61,16 +61,15 @@ final class KafkaFeed implements Feed {
                 KafkaSettings.defaults().withBootstrapServers(servers).withTopicCreation(1),
                 Clock.systemUTC(),
                 new ExecutorScheduler())));
-    System.setProperty("mp.messaging.incoming.mailbox-in.address", OURS.toString());
-    Map.of(
+    Feed.channels(
+        OURS.toString(),
+        Map.of(
             "connector", "smallrye-kafka",
             "bootstrap.servers", servers,
             "topic", THEIR_TOPIC,
             "group.id", "bench-channels-smallrye",
             "auto.offset.reset", "earliest",
-            "value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer")
-        .forEach(
-            (key, value) -> System.setProperty("mp.messaging.incoming.smallrye-in." + key, value));
+            "value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer"));
   }
 
   /**

@@ -49,8 +49,9 @@ final class RabbitMqFeed implements Feed {
     kernel.register(
         MailboxProvider.of(
             new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler())));
-    System.setProperty("mp.messaging.incoming.mailbox-in.address", "amqp:" + OUR_QUEUE);
-    Map.of(
+    Feed.channels(
+        "amqp:" + OUR_QUEUE,
+        Map.of(
             "connector", "smallrye-rabbitmq",
             "host", "127.0.0.1",
             "port", "5672",
@@ -59,9 +60,7 @@ final class RabbitMqFeed implements Feed {
             "queue.name", THEIR_QUEUE,
             "queue.x-queue-type", "quorum",
             "exchange.name", THEIR_EXCHANGE,
-            "routing-keys", "orders")
-        .forEach(
-            (key, value) -> System.setProperty("mp.messaging.incoming.smallrye-in." + key, value));
+            "routing-keys", "orders"));
   }
 
   @Override

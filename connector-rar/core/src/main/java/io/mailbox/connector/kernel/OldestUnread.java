@@ -24,10 +24,10 @@ import java.util.logging.Logger;
  * <p>Measured once for every transport that can peek (the head of its queue, one copy, changing
  * nothing), and only when something is unread: no read at all for an empty address, which then
  * reports 0. Not measured (the key absent, never a zero that looks fine) when the transport cannot
- * peek ({@code amqp:}, {@code kafka:}), when the peek fails or shows nothing although the count
- * says something waits (a {@code nats:} message delivered and given back is counted but not shown),
- * or when the copy carries no stamp (a foreign producer's). A transport that measures it itself
- * puts the key in its status; it is then left as it is.
+ * peek ({@code amqp:}), when the peek fails or shows nothing although the count says something
+ * waits (a {@code nats:} message delivered and given back is counted but not shown), or when the
+ * copy carries no stamp (a foreign producer's). A transport that measures it itself puts the key in
+ * its status; it is then left as it is.
  */
 final class OldestUnread {
   private static final Logger LOG = Logger.getLogger(OldestUnread.class.getName());

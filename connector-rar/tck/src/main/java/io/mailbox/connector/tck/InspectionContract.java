@@ -102,6 +102,8 @@ public abstract class InspectionContract extends DeliveryContract {
         .extracting(d -> d.message().id())
         .containsExactly("b");
 
+    // Settled first: a Kafka share-group member polls again only once its last batch is settled.
+    assertThat(leased.ack()).isTrue();
     List<Delivery> taken = provider.fetch(inbox, FetchOptions.leased().limit(5));
     assertThat(taken).extracting(d -> d.message().id()).containsExactly("b", "c");
     assertThat(taken)
@@ -110,7 +112,6 @@ public abstract class InspectionContract extends DeliveryContract {
             d ->
                 assertThat(d.message().header(SystemHeaders.ROUND))
                     .isEqualTo(leased.message().header(SystemHeaders.ROUND)));
-    assertThat(leased.ack()).isTrue();
     taken.forEach(d -> assertThat(d.ack()).isTrue());
   }
 

@@ -33,6 +33,13 @@ interface AddressReader extends AutoCloseable {
   /** Whether the record of copy {@code key} is handed out by this reader and not settled. */
   boolean holds(String key);
 
+  /**
+   * Whether the record at {@code offset} of {@code partition} is in this reader's hands or settled
+   * here and not yet recorded as such by the broker: a peek does not list it as queued. Safe on any
+   * thread.
+   */
+  boolean taken(int partition, long offset);
+
   /** Records handed out and not settled (waiting retries are not counted). */
   long inFlight();
 

@@ -136,6 +136,16 @@ final class AddressReaders {
     readers.clear();
   }
 
+  /**
+   * Whether a copy delivered {@code deliveredBefore} times goes to the dead letters instead. A
+   * queue address always has a cap: its share group archives a record at the broker's delivery
+   * limit, which the provider sets above it ({@link KafkaSettings#queueDeliveryCap}).
+   */
+  boolean overDeliveryCap(MailAddress address, int deliveredBefore) {
+    int cap = isQueue(address) ? settings.queueDeliveryCap() : settings.maxDeliveries();
+    return cap > 0 && deliveredBefore >= cap;
+  }
+
   /** Whether {@code address} is read as a queue. */
   boolean isQueue(MailAddress address) {
     return settings.queueAddresses().isQueue(address);

@@ -226,20 +226,29 @@ final class ClusterLink implements AutoCloseable {
    */
   long lag(String topic, String group) {
     try {
-      List<TopicPartition> partitions = partitions(topic);
-      Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
-      Map<TopicPartition, Long> ends = ends(partitions);
-      Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
-      long lag = 0;
-      for (TopicPartition tp : partitions) {
-        OffsetAndMetadata at = committed.get(tp);
-        long from = Math.max(at == null ? ends.get(tp) : at.offset(), starts.get(tp));
-        lag += Math.max(0, ends.get(tp) - from);
-      }
-      return lag;
+      return unread(topic, group).values().stream().mapToLong(OffsetSpan::size).sum();
     } catch (MailboxException e) {
       return -1;
     }
+  }
+
+  /**
+   * Where the group reads each partition of {@code topic} next (its committed offset; the end for a
+   * partition it never committed, as {@link #startGroup} would start it) up to the partition's end.
+   * Throws the coded exception when the cluster does not answer.
+   */
+  Map<TopicPartition, OffsetSpan> unread(String topic, String group) {
+    List<TopicPartition> partitions = partitions(topic);
+    Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
+    Map<TopicPartition, Long> ends = ends(partitions);
+    Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
+    Map<TopicPartition, OffsetSpan> unread = new HashMap<>();
+    for (TopicPartition tp : partitions) {
+      OffsetAndMetadata at = committed.get(tp);
+      long from = Math.max(at == null ? ends.get(tp) : at.offset(), starts.get(tp));
+      unread.put(tp, new OffsetSpan(from, ends.get(tp)));
+    }
+    return unread;
   }
 
   /**

@@ -67,6 +67,23 @@ final class KafkaClients {
   }
 
   /**
+   * A consumer of no group, for peeks: assigned partitions by hand, it commits nothing and joins
+   * nothing, and reads at most one batch per partition per poll.
+   */
+  static KafkaConsumer<byte[], byte[]> peekConsumer(KafkaSettings settings) {
+    Properties properties = new Properties();
+    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "mailbox-peek");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+    properties.put(
+        ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Duration.ofSeconds(5).toMillis());
+    return new KafkaConsumer<>(
+        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  /**
    * A member of the share group {@code group} (KIP-932) that acknowledges each record explicitly
    * (accept, release) and acquires at most as many records per poll as it asks for, so that few
    * records wait locked in its backlog while other members could take them.

@@ -12,6 +12,7 @@ import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
@@ -47,14 +48,15 @@ import java.util.logging.Logger;
  * <p>Dispositions on a log: handled lets the offset be committed (each partition's contiguous
  * settled prefix); unhandled keeps the record unsettled, holding the commit back, and hands it out
  * again later as the next round; at {@code kafkaMaxDeliveries} it is dead-lettered; discard writes
- * the kernel's dead-letter record first, then settles the source. Not declared, because a log
- * cannot do them: peek, locate, removing one record, parked records through the API (they go to
- * {@code <topic>_parked}).
+ * the kernel's dead-letter record first, then settles the source. A peek reads without taking
+ * ({@link TopicPeek}). Not declared, because a log cannot do them: locate, removing one record,
+ * parked records through the API (they go to {@code <topic>_parked}).
  */
 public final class KafkaProvider extends TransportBase
     implements BoundsItsPublish,
         Recovering,
         Enumerating,
+        Peeking,
         HandsBacklogToSubscribers,
         SharesReplyInbox {
   public static final String SCHEME = "kafka";
@@ -73,6 +75,7 @@ public final class KafkaProvider extends TransportBase
   private final AtomicLong droppedHeaders = new AtomicLong();
   private volatile ClusterLink cluster;
   private volatile Publisher publisher;
+  private volatile TopicPeek peeks;
 
   public KafkaProvider(KafkaSettings settings, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
@@ -100,6 +103,7 @@ public final class KafkaProvider extends TransportBase
   public void start() {
     cluster = new ClusterLink(settings, clock());
     publisher = new Publisher(KafkaClients.producer(settings), settings.publishTimeout());
+    peeks = new TopicPeek(settings, cluster, names);
     sweeper.start();
   }
 
@@ -112,6 +116,7 @@ public final class KafkaProvider extends TransportBase
       clearBacklog();
     }
     publisher.close();
+    peeks.close();
     cluster.close();
     cluster = null; // a stopped provider's status is offline
   }
@@ -163,8 +168,7 @@ public final class KafkaProvider extends TransportBase
 
   @Override
   public AutoCloseable openSubscription(MailAddress address, Receiver receiver) {
-    readers.of(
-        address); // first: a missing topic or an absent cluster fails before anything is kept
+    readers.of(address); // first: a missing topic or absent cluster fails before anything is kept
     List<Receiver> present = receivers.computeIfAbsent(address, a -> new CopyOnWriteArrayList<>());
     present.add(receiver);
     lastActivity.putIfAbsent(address, now());
@@ -184,7 +188,7 @@ public final class KafkaProvider extends TransportBase
     List<MailMessage> handedOut = new ArrayList<>();
     for (MailMessage copy : readers.of(address).take(limit, FETCH_WAIT, lease == null)) {
       int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
-      if (lease != null && overDeliveryCap(address, deliveredBefore)) {
+      if (lease != null && readers.overDeliveryCap(address, deliveredBefore)) {
         giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
         continue;
       }
@@ -198,6 +202,12 @@ public final class KafkaProvider extends TransportBase
       lastActivity.put(address, now());
     }
     return handedOut;
+  }
+
+  /** What waits at the address's topic for its group, and is not in this server's hands. */
+  @Override
+  public List<MailMessage> peekQueued(MailAddress address, int limit) {
+    return peeks.peek(address, readers.isQueue(address), readers.get(address), limit);
   }
 
   @Override
@@ -222,16 +232,6 @@ public final class KafkaProvider extends TransportBase
     } else {
       task.run();
     }
-  }
-
-  /**
-   * Whether a copy delivered {@code deliveredBefore} times goes to the dead letters instead. A
-   * queue address always has a cap: its share group archives a record at the broker's delivery
-   * limit, which the provider sets above it ({@link KafkaSettings#queueDeliveryCap}).
-   */
-  private boolean overDeliveryCap(MailAddress address, int deliveredBefore) {
-    int cap = readers.isQueue(address) ? settings.queueDeliveryCap() : settings.maxDeliveries();
-    return cap > 0 && deliveredBefore >= cap;
   }
 
   /** What the readers need of the provider. */
@@ -271,7 +271,7 @@ public final class KafkaProvider extends TransportBase
   private void deliver(MailAddress address, MailMessage copy) {
     lastActivity.put(address, now());
     int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
-    if (overDeliveryCap(address, deliveredBefore)) {
+    if (readers.overDeliveryCap(address, deliveredBefore)) {
       giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
       return;
     }

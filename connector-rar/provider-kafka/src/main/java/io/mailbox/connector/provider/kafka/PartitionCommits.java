@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -22,6 +23,8 @@ final class PartitionCommits {
   private final Duration syncBound;
   private final Map<TopicPartition, OffsetWindow> windows = new HashMap<>();
   private volatile long settledNotCommitted;
+  // One past the highest offset handed out, per partition held: read by peeks on other threads.
+  private final Map<Integer, Long> handedOutUpTo = new ConcurrentHashMap<>();
 
   PartitionCommits(String topic, Duration syncBound) {
     this.topic = topic;
@@ -45,11 +48,36 @@ final class PartitionCommits {
   /** The group gave this member {@code partition}; its next record is at {@code position}. */
   void assigned(TopicPartition partition, long position) {
     windows.put(partition, new OffsetWindow(position));
+    handedOutUpTo.remove(partition.partition());
+  }
+
+  /** Marks a record handed out; false for one of a partition no longer held. */
+  boolean handOut(TopicPartition partition, long offset) {
+    OffsetWindow window = windows.get(partition);
+    if (window == null) {
+      return false;
+    }
+    window.handedOut(offset);
+    handedOutUpTo.merge(partition.partition(), offset + 1, Math::max);
+    return true;
+  }
+
+  /**
+   * Whether this member handed out the record (settled since or not): records before the highest
+   * one handed out of a partition it holds. Safe on any thread.
+   */
+  boolean handedOut(int partition, long offset) {
+    Long upTo = handedOutUpTo.get(partition);
+    return upTo != null && offset < upTo;
   }
 
   /** The partitions went to another member: what is settled of them is no longer ours to commit. */
   void forget(Collection<TopicPartition> partitions) {
-    partitions.forEach(windows::remove);
+    partitions.forEach(
+        partition -> {
+          windows.remove(partition);
+          handedOutUpTo.remove(partition.partition());
+        });
     count();
   }
 

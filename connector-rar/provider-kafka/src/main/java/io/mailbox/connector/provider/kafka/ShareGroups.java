@@ -110,6 +110,22 @@ final class ShareGroups {
     }
   }
 
+  /**
+   * Where the share group's window starts in each partition of {@code topic} (its start offset:
+   * records before it are settled) up to the partition's end. A partition the group has no state
+   * for has nothing unread (it starts at the end when first read). Throws the coded exception when
+   * the cluster does not answer.
+   */
+  Map<TopicPartition, OffsetSpan> unread(String topic, String group) {
+    cluster.partitions(topic); // an unknown topic is refused, not an empty queue
+    Map<TopicPartition, SharePartitionOffsetInfo> state = state(group, topic);
+    Map<TopicPartition, Long> ends =
+        state.isEmpty() ? Map.of() : cluster.ends(List.copyOf(state.keySet()));
+    Map<TopicPartition, OffsetSpan> unread = new HashMap<>();
+    state.forEach((tp, info) -> unread.put(tp, new OffsetSpan(info.startOffset(), ends.get(tp))));
+    return unread;
+  }
+
   /** The group's state per partition of {@code topic}; none for a group that does not exist. */
   private Map<TopicPartition, SharePartitionOffsetInfo> state(String group, String topic) {
     Map<TopicPartition, SharePartitionOffsetInfo> all;

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,15 +63,15 @@ final class ShareReader implements AddressReader {
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their release
   private final AtomicLong settling = new AtomicLong(); // accepted, not confirmed by the broker
 
+  // partition@offset → type, sent and not confirmed (written on the poll thread, read by peeks)
+  private final Map<String, AcknowledgeType> sent = new ConcurrentHashMap<>();
   // Owned by the poll thread:
   private final Deque<Pending> backlog = new ArrayDeque<>();
-  private final Map<String, AcknowledgeType> sent = new HashMap<>(); // partition@offset → type
   private volatile KafkaShareConsumer<byte[], byte[]> consumer;
   private int unacknowledged; // records of the last poll not acknowledged yet
   private boolean acknowledgedSinceCommit;
   private volatile Duration lock = DEFAULT_LOCK;
   private volatile int generation; // which consumer acquired a record: acks go to that one only
-
   private volatile long lastUsedNanos = System.nanoTime();
 
   ShareReader(
@@ -104,6 +103,13 @@ final class ShareReader implements AddressReader {
   @Override
   public boolean holds(String key) {
     return handedOut.containsKey(key);
+  }
+
+  @Override
+  public boolean taken(int partition, long offset) {
+    return sent.get(partition + "@" + offset) == AcknowledgeType.ACCEPT
+        || handedOut.values().stream()
+            .anyMatch(p -> p.record().partition() == partition && p.record().offset() == offset);
   }
 
   @Override
@@ -141,14 +147,13 @@ final class ShareReader implements AddressReader {
       settling.decrementAndGet();
       return;
     }
+    sent.put(at(pending), AcknowledgeType.ACCEPT); // at once: a peek must not list it meanwhile
     poller.add(() -> acknowledge(pending, AcknowledgeType.ACCEPT));
   }
 
   /**
-   * Unhandled: {@code RELEASE}d after {@code delay}, capped at half the lock (a longer hold would
-   * let the lock run out and the broker hand it out while it is held here). The broker hands the
-   * record out again with its delivery count raised, which becomes the next copy's round; {@code
-   * copy} itself is not kept.
+   * Unhandled: {@code RELEASE}d after {@code delay}, at most until 80% of the lock is gone (later,
+   * the broker could hand it out while held here); it comes back with its delivery count raised.
    */
   @Override
   public boolean retryLater(String key, MailMessage copy, Duration delay, RetryTimer timer) {
@@ -242,25 +247,30 @@ final class ShareReader implements AddressReader {
   private void acknowledge(Pending pending, AcknowledgeType type) {
     KafkaShareConsumer<byte[], byte[]> current = consumer;
     if (current == null || pending.consumer() != generation) {
-      settledOrDropped(type);
+      settledOrDropped(pending, type);
       return; // acquired by a consumer since replaced: the broker hands the record out again
     }
     try {
       current.acknowledge(pending.record(), type);
       unacknowledged = Math.max(0, unacknowledged - 1);
       acknowledgedSinceCommit = true;
-      sent.put(pending.record().partition() + "@" + pending.record().offset(), type);
+      sent.put(at(pending), type);
     } catch (RuntimeException notOfThisConsumer) {
       // A record of a consumer since replaced (its lock ends at the broker) or acknowledged twice.
-      settledOrDropped(type);
+      settledOrDropped(pending, type);
       LOG.log(Level.FINE, "A record of " + topic + " could not be acknowledged", notOfThisConsumer);
     }
   }
 
-  private void settledOrDropped(AcknowledgeType type) {
+  private void settledOrDropped(Pending pending, AcknowledgeType type) {
     if (type == AcknowledgeType.ACCEPT) {
       settling.decrementAndGet();
+      sent.remove(at(pending));
     }
+  }
+
+  private static String at(Pending pending) {
+    return pending.record().partition() + "@" + pending.record().offset();
   }
 
   /** The broker answered acknowledgements (on the poll thread, inside poll or commit). */
@@ -345,9 +355,7 @@ final class ShareReader implements AddressReader {
     backlog.clear();
     handedOut.clear(); // their late settlements change nothing: the broker hands them out again
     // Accepted but never confirmed: the broker hands them out again, so they count as unread.
-    sent.values().stream()
-        .filter(type -> type == AcknowledgeType.ACCEPT)
-        .forEach(type -> settling.decrementAndGet());
+    settling.addAndGet(-sent.values().stream().filter(t -> t == AcknowledgeType.ACCEPT).count());
     sent.clear();
     unacknowledged = 0;
   }

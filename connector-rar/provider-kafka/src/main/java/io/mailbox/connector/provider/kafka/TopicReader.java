@@ -107,6 +107,15 @@ final class TopicReader implements AddressReader {
     return handedOut.containsKey(key);
   }
 
+  /**
+   * Records this member handed out, settled since or not: those before the highest handed out of
+   * each partition it holds (one waiting for its retry included: it is in the reader's hands).
+   */
+  @Override
+  public boolean taken(int partition, long offset) {
+    return partitions.handedOut(partition, offset);
+  }
+
   /** Records handed out and not settled (waiting retries are not counted). */
   @Override
   public long inFlight() {
@@ -294,11 +303,9 @@ final class TopicReader implements AddressReader {
 
   /** Marks a record handed out; false for one of a partition no longer assigned. */
   boolean handOut(Pending pending) {
-    OffsetWindow window = partitions.window(pending.partition());
-    if (window == null) {
+    if (!partitions.handOut(pending.partition(), pending.offset())) {
       return false;
     }
-    window.handedOut(pending.offset());
     handedOut.put(pending.copy().sendId().orElseThrow(), pending);
     return true;
   }
