@@ -98,6 +98,12 @@ final class KernelConnections implements MailboxConnectionFactory {
       return kernel.recover(address);
     }
 
+    // As the adapter's connection answers it: delivery=auto pushes where the provider can.
+    @Override
+    public boolean can(String operation, MailAddress address) {
+      return kernel.provider(address.scheme()).map(p -> p.can(operation, address)).orElse(false);
+    }
+
     @Override
     public RecoverResult recover() {
       return kernel.recover();
