@@ -27,6 +27,7 @@ import java.util.logging.Logger;
 final class DurableConsumers {
   private static final Logger LOG = Logger.getLogger(DurableConsumers.class.getName());
   private static final int CONSUMER_NOT_FOUND = 10014;
+  private static final int STREAM_NOT_FOUND = 10059;
   private static final int MAX_ACK_PENDING = 20_000;
 
   private final NatsLink link;
@@ -168,12 +169,20 @@ final class DurableConsumers {
     }
   }
 
-  /** The consumer's numbers now, or empty when it does not exist (or the server is away). */
+  /**
+   * The consumer's numbers now, or empty when it does not exist. A server that does not answer is
+   * the coded "unavailable" error, never an empty answer: a peek would show nothing waiting.
+   */
   Optional<ConsumerInfo> info(String name) {
     try {
       return Optional.of(link.management().getConsumerInfo(settings.stream(), name));
-    } catch (JetStreamApiException | IOException | RuntimeException e) {
-      return Optional.empty();
+    } catch (JetStreamApiException e) {
+      if (e.getApiErrorCode() == CONSUMER_NOT_FOUND || e.getApiErrorCode() == STREAM_NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw link.unavailable("refused to describe consumer " + name, e);
+    } catch (IOException | IllegalStateException e) {
+      throw link.unavailable("did not describe consumer " + name, e);
     }
   }
 

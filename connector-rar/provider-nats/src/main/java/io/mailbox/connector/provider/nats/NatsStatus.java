@@ -5,6 +5,7 @@ import static io.mailbox.connector.provider.nats.NatsProvider.SCHEME;
 import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.MailAddress;
+import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.spi.LeaseTable;
 import io.nats.client.api.ConsumerInfo;
 import java.time.Instant;
@@ -53,12 +54,15 @@ final class NatsStatus {
     extensions.put(SCHEME + ".overdueInFlightCount", leased.overdue());
     extensions.put(SCHEME + ".droppedHeaders", droppedHeaders);
     if (!link.reachable()) {
-      extensions.put(SCHEME + ".reachable", false);
-      return new AddressStatus(
-          address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
+      return offline(address, inFlight, lastActivity, extensions);
+    }
+    Optional<ConsumerInfo> info;
+    try {
+      info = link.consumers().info(consumer);
+    } catch (MailboxException away) { // gone since the (cached) probe, or hung
+      return offline(address, inFlight, lastActivity, extensions);
     }
     extensions.put(SCHEME + ".reachable", true);
-    Optional<ConsumerInfo> info = link.consumers().info(consumer);
     if (info.isEmpty()) {
       return AddressStatus.unknown(address);
     }
@@ -76,5 +80,12 @@ final class NatsStatus {
         inFlight,
         lastActivity,
         extensions);
+  }
+
+  private static AddressStatus offline(
+      MailAddress address, long inFlight, Instant lastActivity, Map<String, Object> extensions) {
+    extensions.put(SCHEME + ".reachable", false);
+    return new AddressStatus(
+        address, AddressState.OFFLINE, null, 0, inFlight, lastActivity, extensions);
   }
 }

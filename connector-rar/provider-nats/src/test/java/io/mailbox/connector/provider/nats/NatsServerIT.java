@@ -192,6 +192,80 @@ class NatsServerIT {
     }
   }
 
+  /**
+   * What an operator looks at while the server is away: a peek and a listing of parked records fail
+   * with the coded "unavailable" error within their bound — killed (connection refused) or hung
+   * (SIGSTOP: the socket open, nothing answering) — the address shows offline without an oldest
+   * unread age, and once the server is back the same messages show, in their order.
+   */
+  @Test
+  void lookingWhileTheServerIsAwayFailsCodedWithinItsBoundAndShowsTheSameOnceBack()
+      throws Exception {
+    try (PrivateNatsServer server = PrivateNatsServer.withJetStream()) {
+      MailboxProvider provider = started(settings(server.url()));
+      for (String id : List.of("a", "b", "c")) {
+        provider.post(MailMessage.to(ORDERS).id(id).body("{}").build());
+      }
+      assertThat(peekIds(provider)).containsExactly("a", "b", "c");
+
+      server.pause();
+      try {
+        assertLookingFailsWithinBound(provider, "hung");
+      } finally {
+        server.resume();
+      }
+      Eventually.await(
+          "answers again after SIGCONT",
+          Duration.ofSeconds(30),
+          () -> peekIds(provider).size() == 3);
+
+      server.kill();
+      assertLookingFailsWithinBound(provider, "killed");
+      Eventually.await(
+          "offline, no age shown",
+          Duration.ofSeconds(30),
+          () -> provider.status(ORDERS).state().name().equals("OFFLINE"));
+      assertThat(provider.status(ORDERS).extensions()).doesNotContainKey("nats.oldestUnreadMs");
+
+      server.start();
+      Eventually.await(
+          "the same three once the server is back",
+          Duration.ofSeconds(30),
+          () -> peekIds(provider).equals(List.of("a", "b", "c")));
+      assertThat(provider.peekParked(ORDERS, 10)).isEmpty();
+      provider.stop(true);
+    }
+  }
+
+  private static void assertLookingFailsWithinBound(MailboxProvider provider, String how) {
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> provider.fetch(ORDERS, io.mailbox.connector.api.FetchOptions.peek(5)))
+        .as("a peek, server " + how)
+        .isInstanceOf(MailboxException.class)
+        .hasMessageStartingWith(ErrorCode.CONNECTION_UNAVAILABLE.code());
+    assertThatThrownBy(() -> provider.peekParked(ORDERS, 5))
+        .as("the parked records, server " + how)
+        .isInstanceOf(MailboxException.class)
+        .hasMessageStartingWith(ErrorCode.CONNECTION_UNAVAILABLE.code());
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    System.out.printf(
+        "NatsServerIT: a peek and a parked listing, server %s: refused in %d ms%n",
+        how, took.toMillis());
+    assertThat(took)
+        .as("both answered within their bounds, server " + how)
+        .isLessThan(Duration.ofSeconds(25));
+  }
+
+  private static List<String> peekIds(MailboxProvider provider) {
+    try {
+      return provider.fetch(ORDERS, io.mailbox.connector.api.FetchOptions.peek(5)).stream()
+          .map(d -> d.message().id())
+          .toList();
+    } catch (MailboxException notYet) {
+      return List.of();
+    }
+  }
+
   private static NatsSettings settings(String url) {
     return NatsSettings.defaults().withUrl(url).withCreatedStream("MAILBOX", "mailbox");
   }
