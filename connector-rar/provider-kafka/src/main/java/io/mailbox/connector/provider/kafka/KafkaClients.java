@@ -73,7 +73,8 @@ final class KafkaClients {
   static KafkaConsumer<byte[], byte[]> peekConsumer(KafkaSettings settings) {
     Properties properties = new Properties();
     properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-    properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "mailbox-peek");
+    // One per provider: two providers in a JVM would clash on one client id's metrics.
+    properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "mailbox-peek-" + PEEKERS.incrementAndGet());
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
@@ -100,6 +101,9 @@ final class KafkaClients {
     return new KafkaShareConsumer<>(
         properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
+
+  private static final java.util.concurrent.atomic.AtomicInteger PEEKERS =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /** Records a share consumer acquires per poll. */
   static final int SHARE_BATCH = 200;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,6 +26,8 @@ final class PartitionCommits {
   private volatile long settledNotCommitted;
   // One past the highest offset handed out, per partition held: read by peeks on other threads.
   private final Map<Integer, Long> handedOutUpTo = new ConcurrentHashMap<>();
+  // Offsets handed out, then queued again (put back, or waiting for a retry): peeks list them.
+  private final Map<Integer, Set<Long>> queuedAgain = new ConcurrentHashMap<>();
 
   PartitionCommits(String topic, Duration syncBound) {
     this.topic = topic;
@@ -49,6 +52,7 @@ final class PartitionCommits {
   void assigned(TopicPartition partition, long position) {
     windows.put(partition, new OffsetWindow(position));
     handedOutUpTo.remove(partition.partition());
+    queuedAgain.remove(partition.partition());
   }
 
   /** Marks a record handed out; false for one of a partition no longer held. */
@@ -59,16 +63,31 @@ final class PartitionCommits {
     }
     window.handedOut(offset);
     handedOutUpTo.merge(partition.partition(), offset + 1, Math::max);
+    Set<Long> again = queuedAgain.get(partition.partition());
+    if (again != null) {
+      again.remove(offset);
+    }
     return true;
   }
 
+  /** A record handed out waits again (put back, or until its retry): no longer taken. */
+  void queuedAgain(TopicPartition partition, long offset) {
+    queuedAgain
+        .computeIfAbsent(partition.partition(), p -> ConcurrentHashMap.newKeySet())
+        .add(offset);
+  }
+
   /**
-   * Whether this member handed out the record (settled since or not): records before the highest
-   * one handed out of a partition it holds. Safe on any thread.
+   * Whether this member has the record in hand or settled it: records before the highest one handed
+   * out of a partition it holds, except those queued again. Safe on any thread.
    */
   boolean handedOut(int partition, long offset) {
     Long upTo = handedOutUpTo.get(partition);
-    return upTo != null && offset < upTo;
+    if (upTo == null || offset >= upTo) {
+      return false;
+    }
+    Set<Long> again = queuedAgain.get(partition);
+    return again == null || !again.contains(offset);
   }
 
   /** The partitions went to another member: what is settled of them is no longer ours to commit. */
@@ -77,6 +96,7 @@ final class PartitionCommits {
         partition -> {
           windows.remove(partition);
           handedOutUpTo.remove(partition.partition());
+          queuedAgain.remove(partition.partition());
         });
     count();
   }

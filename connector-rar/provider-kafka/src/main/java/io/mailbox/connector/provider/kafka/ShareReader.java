@@ -61,10 +61,9 @@ final class ShareReader implements AddressReader {
   private final ShareFetches fetches;
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their release
-  private final AtomicLong settling = new AtomicLong(); // accepted, not confirmed by the broker
 
-  // partition@offset → type, sent and not confirmed (written on the poll thread, read by peeks)
-  private final Map<String, AcknowledgeType> sent = new ConcurrentHashMap<>();
+  // partition@offset of records accepted here and not confirmed by the broker (still its lag)
+  private final Set<String> accepted = ConcurrentHashMap.newKeySet();
   // Owned by the poll thread:
   private final Deque<Pending> backlog = new ArrayDeque<>();
   private volatile KafkaShareConsumer<byte[], byte[]> consumer;
@@ -107,7 +106,7 @@ final class ShareReader implements AddressReader {
 
   @Override
   public boolean taken(int partition, long offset) {
-    return sent.get(partition + "@" + offset) == AcknowledgeType.ACCEPT
+    return accepted.contains(partition + "@" + offset)
         || handedOut.values().stream()
             .anyMatch(p -> p.record().partition() == partition && p.record().offset() == offset);
   }
@@ -124,7 +123,7 @@ final class ShareReader implements AddressReader {
 
   @Override
   public long settledNotCommitted() {
-    return settling.get();
+    return accepted.size();
   }
 
   @Override
@@ -141,14 +140,16 @@ final class ShareReader implements AddressReader {
   /** Handled, or stored elsewhere first: {@code ACCEPT}, at the next turn of the poll thread. */
   @Override
   public void settle(String key) {
-    settling.incrementAndGet(); // before it leaves handedOut: the status never shows it unread
-    Pending pending = handedOut.remove(key);
+    Pending pending = handedOut.get(key);
     if (pending == null) {
-      settling.decrementAndGet();
       return;
     }
-    sent.put(at(pending), AcknowledgeType.ACCEPT); // at once: a peek must not list it meanwhile
-    poller.add(() -> acknowledge(pending, AcknowledgeType.ACCEPT));
+    accepted.add(at(pending)); // before it stops being handed out: never shown waiting in between
+    if (handedOut.remove(key, pending)) {
+      poller.add(() -> acknowledge(pending, AcknowledgeType.ACCEPT));
+    } else {
+      dropped(pending, AcknowledgeType.ACCEPT); // released meanwhile (its lock ran out)
+    }
   }
 
   /**
@@ -219,7 +220,7 @@ final class ShareReader implements AddressReader {
           pushBacklog();
         }
       } else {
-        if (acknowledgedSinceCommit || !sent.isEmpty()) {
+        if (acknowledgedSinceCommit || !accepted.isEmpty()) {
           // Sends new acknowledgements, and runs the callbacks of those the broker answered.
           consumer.commitAsync();
           acknowledgedSinceCommit = false;
@@ -247,25 +248,24 @@ final class ShareReader implements AddressReader {
   private void acknowledge(Pending pending, AcknowledgeType type) {
     KafkaShareConsumer<byte[], byte[]> current = consumer;
     if (current == null || pending.consumer() != generation) {
-      settledOrDropped(pending, type);
+      dropped(pending, type);
       return; // acquired by a consumer since replaced: the broker hands the record out again
     }
     try {
       current.acknowledge(pending.record(), type);
       unacknowledged = Math.max(0, unacknowledged - 1);
-      acknowledgedSinceCommit = true;
-      sent.put(at(pending), type);
+      acknowledgedSinceCommit = true; // an ACCEPT stays in `accepted` until the broker confirms it
     } catch (RuntimeException notOfThisConsumer) {
       // A record of a consumer since replaced (its lock ends at the broker) or acknowledged twice.
-      settledOrDropped(pending, type);
+      dropped(pending, type);
       LOG.log(Level.FINE, "A record of " + topic + " could not be acknowledged", notOfThisConsumer);
     }
   }
 
-  private void settledOrDropped(Pending pending, AcknowledgeType type) {
+  /** An acknowledgement that will not reach the broker: the record is handed out again. */
+  private void dropped(Pending pending, AcknowledgeType type) {
     if (type == AcknowledgeType.ACCEPT) {
-      settling.decrementAndGet();
-      sent.remove(at(pending));
+      accepted.remove(at(pending));
     }
   }
 
@@ -278,10 +278,7 @@ final class ShareReader implements AddressReader {
     offsets.forEach(
         (partition, set) -> {
           for (Long offset : set) {
-            AcknowledgeType type = sent.remove(partition.partition() + "@" + offset);
-            if (type == AcknowledgeType.ACCEPT) {
-              settling.decrementAndGet();
-            }
+            accepted.remove(partition.partition() + "@" + offset);
           }
         });
     if (error != null) {
@@ -354,9 +351,7 @@ final class ShareReader implements AddressReader {
     consumer = null;
     backlog.clear();
     handedOut.clear(); // their late settlements change nothing: the broker hands them out again
-    // Accepted but never confirmed: the broker hands them out again, so they count as unread.
-    settling.addAndGet(-sent.values().stream().filter(t -> t == AcknowledgeType.ACCEPT).count());
-    sent.clear();
+    accepted.clear(); // never confirmed: the broker hands them out again, so they count as unread
     unacknowledged = 0;
   }
 
@@ -380,9 +375,11 @@ final class ShareReader implements AddressReader {
 
   /** Accepts a record an auto-ack fetch took, once its caller has it. */
   void settleTaken(Pending pending) {
+    accepted.add(at(pending)); // first, as in settle
     if (handedOut.remove(pending.copy().sendId().orElseThrow()) != null) {
-      settling.incrementAndGet();
       acknowledge(pending, AcknowledgeType.ACCEPT);
+    } else {
+      dropped(pending, AcknowledgeType.ACCEPT);
     }
   }
 

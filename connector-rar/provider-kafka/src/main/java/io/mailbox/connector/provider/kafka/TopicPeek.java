@@ -1,5 +1,6 @@
 package io.mailbox.connector.provider.kafka;
 
+import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
@@ -36,6 +37,7 @@ final class TopicPeek implements AutoCloseable {
   private final ClusterLink cluster;
   private final TopicNames names;
   private KafkaConsumer<byte[], byte[]> consumer; // made at the first peek; guarded by this
+  private boolean closed; // guarded by this
 
   TopicPeek(KafkaSettings settings, ClusterLink cluster, TopicNames names) {
     this.settings = settings;
@@ -48,8 +50,7 @@ final class TopicPeek implements AutoCloseable {
    * {@code queue} address) and {@code reader} (null: none here) has not taken, oldest first (by
    * send time, then partition and offset). A peek that runs out of time returns what it read.
    */
-  synchronized List<MailMessage> peek(
-      MailAddress address, boolean queue, AddressReader reader, int limit) {
+  List<MailMessage> peek(MailAddress address, boolean queue, AddressReader reader, int limit) {
     String topic = names.topic(address);
     String group = names.groupOf(address, settings.defaultGroup());
     Map<TopicPartition, OffsetSpan> unread;
@@ -61,6 +62,17 @@ final class TopicPeek implements AutoCloseable {
       }
       throw e;
     }
+    return read(address, unread, reader, limit); // the admin calls above run outside the lock
+  }
+
+  private synchronized List<MailMessage> read(
+      MailAddress address,
+      Map<TopicPartition, OffsetSpan> unread,
+      AddressReader reader,
+      int limit) {
+    if (closed) {
+      throw new MailboxException(ErrorCode.CONNECTION_UNAVAILABLE, "The kafka: provider stopped.");
+    }
     Map<TopicPartition, OffsetSpan> waiting = new HashMap<>();
     unread.forEach(
         (tp, span) -> {
@@ -71,7 +83,7 @@ final class TopicPeek implements AutoCloseable {
     if (waiting.isEmpty() || limit <= 0) {
       return List.of();
     }
-    List<ConsumerRecord<byte[], byte[]>> found = read(waiting, reader, limit);
+    List<ConsumerRecord<byte[], byte[]>> found = readRecords(waiting, reader, limit);
     found.sort(
         Comparator.<ConsumerRecord<byte[], byte[]>>comparingLong(ConsumerRecord::timestamp)
             .thenComparingInt(ConsumerRecord::partition)
@@ -83,7 +95,7 @@ final class TopicPeek implements AutoCloseable {
   }
 
   /** Up to {@code limit} records not taken of each partition, each read up to its span's end. */
-  private List<ConsumerRecord<byte[], byte[]>> read(
+  private List<ConsumerRecord<byte[], byte[]>> readRecords(
       Map<TopicPartition, OffsetSpan> waiting, AddressReader reader, int limit) {
     KafkaConsumer<byte[], byte[]> peeking = consumer();
     peeking.assign(waiting.keySet());
@@ -130,6 +142,7 @@ final class TopicPeek implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    closed = true;
     if (consumer != null) {
       consumer.close(Duration.ofSeconds(2));
       consumer = null;

@@ -108,8 +108,8 @@ final class TopicReader implements AddressReader {
   }
 
   /**
-   * Records this member handed out, settled since or not: those before the highest handed out of
-   * each partition it holds (one waiting for its retry included: it is in the reader's hands).
+   * Records this member has in hand or settled and not committed: those before the highest handed
+   * out of each partition it holds, except those waiting again (put back, or for their retry).
    */
   @Override
   public boolean taken(int partition, long offset) {
@@ -180,6 +180,7 @@ final class TopicReader implements AddressReader {
     if (pending == null) {
       return false;
     }
+    partitions.queuedAgain(pending.partition(), pending.offset());
     waiting.incrementAndGet();
     timer.after(
         delay,
@@ -320,6 +321,7 @@ final class TopicReader implements AddressReader {
   /** Puts a record taken for a fetch back at the head of the backlog, still unsettled. */
   void putBack(Pending pending) {
     handedOut.remove(pending.copy().sendId().orElseThrow());
+    partitions.queuedAgain(pending.partition(), pending.offset());
     backlog.addFirst(pending);
   }
 

@@ -28,6 +28,20 @@ class PartitionCommitsTest {
   }
 
   @Test
+  void aRecordPutBackOrWaitingForItsRetryWaitsAgainUntilHandedOutAgain() {
+    commits.assigned(zero, 0);
+    commits.handOut(zero, 0);
+    commits.handOut(zero, 1);
+
+    commits.queuedAgain(zero, 0);
+
+    assertThat(commits.handedOut(0, 0)).as("queued again: a peek lists it").isFalse();
+    assertThat(commits.handedOut(0, 1)).isTrue();
+    commits.handOut(zero, 0);
+    assertThat(commits.handedOut(0, 0)).as("handed out again").isTrue();
+  }
+
+  @Test
   void aPartitionNotHeldHandsNothingOutAndForgetsWhatItHad() {
     assertThat(commits.handOut(zero, 0)).as("never assigned").isFalse();
     assertThat(commits.handedOut(0, 0)).isFalse();

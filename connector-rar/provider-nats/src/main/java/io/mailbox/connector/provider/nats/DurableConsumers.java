@@ -181,7 +181,9 @@ final class DurableConsumers {
         return Optional.empty();
       }
       throw link.unavailable("refused to describe consumer " + name, e);
-    } catch (IOException | IllegalStateException e) {
+    } catch (MailboxException e) {
+      throw e; // coded already (not connected)
+    } catch (IOException | RuntimeException e) {
       throw link.unavailable("did not describe consumer " + name, e);
     }
   }

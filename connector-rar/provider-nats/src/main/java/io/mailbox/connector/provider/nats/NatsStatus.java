@@ -57,8 +57,10 @@ final class NatsStatus {
       return offline(address, inFlight, lastActivity, extensions);
     }
     Optional<ConsumerInfo> info;
+    long parked;
     try {
       info = link.consumers().info(consumer);
+      parked = info.isEmpty() ? 0 : views.parkedCount(address);
     } catch (MailboxException away) { // gone since the (cached) probe, or hung
       return offline(address, inFlight, lastActivity, extensions);
     }
@@ -71,7 +73,7 @@ final class NatsStatus {
     extensions.put(SCHEME + ".numPending", pending);
     extensions.put(SCHEME + ".numAckPending", ackPending);
     extensions.put(SCHEME + ".redelivered", info.get().getRedelivered());
-    extensions.put(SCHEME + ".parkedCount", views.parkedCount(address));
+    extensions.put(SCHEME + ".parkedCount", parked);
     return new AddressStatus(
         address,
         AddressState.ONLINE,
