@@ -38,24 +38,68 @@ final class Acknowledgements {
     unconfirmed.clear();
   }
 
+  /** The message is done with ({@code ack}); see {@link #confirmed}. */
+  void acked(MailAddress address, Message message) {
+    confirmed(address, message, Kind.ACK);
+  }
+
+  /** The message is given up: never delivered again ({@code term}); see {@link #confirmed}. */
+  void terminated(MailAddress address, Message message) {
+    confirmed(address, message, Kind.TERM);
+  }
+
+  /** The two acknowledgements that end a message, with the body JetStream reads. */
+  private enum Kind {
+    ACK("+ACK"),
+    TERM("+TERM");
+
+    private final byte[] body;
+
+    Kind(String body) {
+      this.body = body.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    void send(Message message) {
+      if (this == ACK) {
+        message.ack();
+      } else {
+        message.term();
+      }
+    }
+  }
+
   /**
-   * Sends an acknowledgement and makes sure the server has it before the status could show the
-   * message as unread again: on a subscriber reader's thread, inside a batch, it is counted as
+   * Sends an acknowledgement and makes sure the server has applied it before the status could show
+   * the message as unread again: on a subscriber reader's thread, inside a batch, it is counted as
    * unconfirmed for its address and the reader confirms the whole batch with one round trip ({@link
-   * #confirmBatch}); anywhere else it waits (bounded) for its own round trip. One that does not
-   * arrive in time is logged; the server hands the message out again after its ack wait.
+   * #confirmBatch}); anywhere else it is sent as a request and waits (bounded) for the consumer's
+   * reply. A flush alone is not enough there: the server queues acknowledgements for the consumer
+   * and may answer the flush before it has applied them (CI saw an auto-acked fetch still counted
+   * unread). One that is not confirmed in time is logged; the server hands the message out again
+   * after its ack wait.
    */
-  void confirmed(
-      MailAddress address, Message message, java.util.function.Consumer<Message> acknowledgement) {
+  private void confirmed(MailAddress address, Message message, Kind kind) {
     Map<MailAddress, Long> running = batch.get();
     if (running != null) {
       unconfirmedOf(address).incrementAndGet(); // before the ack: never shown unread meanwhile
       running.merge(address, 1L, Long::sum);
-      acknowledgement.accept(message);
+      kind.send(message);
       return;
     }
-    acknowledgement.accept(message);
-    flush(message.getConnection());
+    String replyTo = message.getReplyTo();
+    if (replyTo == null) { // not a JetStream message: nothing to confirm
+      kind.send(message);
+      return;
+    }
+    try {
+      if (message.getConnection().request(replyTo, kind.body, CONFIRM_BOUND) == null) {
+        LOG.fine(() -> "NATS did not confirm an acknowledgement in time (redelivered later)");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.fine(() -> "NATS did not confirm an acknowledgement in time (redelivered later)");
+    }
   }
 
   private AtomicLong unconfirmedOf(MailAddress address) {

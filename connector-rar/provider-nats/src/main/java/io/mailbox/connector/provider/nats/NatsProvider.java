@@ -246,7 +246,7 @@ public final class NatsProvider extends TransportBase
         }
         held.release(copy);
       } else {
-        acknowledgements.confirmed(address, message, Message::ack); // auto-ack: settled at once
+        acknowledgements.acked(address, message); // auto-ack: settled at once
       }
       MailMessage handedOut = handOut.apply(copy);
       if (lease != null) {
@@ -279,13 +279,13 @@ public final class NatsProvider extends TransportBase
 
   @Override
   public void acknowledge(MailAddress topic, MailMessage copy) {
-    held.release(copy).ifPresent(m -> acknowledgements.confirmed(topic, m, Message::ack));
+    held.release(copy).ifPresent(m -> acknowledgements.acked(topic, m));
   }
 
   /** Given up: the server stops redelivering it ({@code term}). */
   @Override
   public void abandon(MailAddress address, MailMessage copy) {
-    held.release(copy).ifPresent(m -> acknowledgements.confirmed(address, m, Message::term));
+    held.release(copy).ifPresent(m -> acknowledgements.terminated(address, m));
   }
 
   /**
