@@ -173,10 +173,12 @@ final class ClusterLink implements AutoCloseable {
   }
 
   /**
-   * Gives a new consumer group its starting point: every partition of {@code topic} without a
-   * committed offset starts at the current end, so the group reads what is posted from now on and
-   * nothing earlier is replayed. Done once per topic by this provider, before its first post or
-   * read; a group with members already has its offsets and is left alone.
+   * Gives a new consumer group its starting point: when the group has no committed offset on {@code
+   * topic} at all, every partition starts at the current end, so the group reads what is posted
+   * from now on and nothing earlier is replayed. A group that has offsets on the topic was started
+   * before: a partition it has none for was added since (maybe while no server ran, with records
+   * posted to it) and is read from its earliest record, never skipped. Done once per topic by this
+   * provider, before its first post or read; a group with members already is left alone.
    */
   void startGroup(String topic, String group) {
     if (startedGroups.contains(topic)) {
@@ -199,13 +201,10 @@ final class ClusterLink implements AutoCloseable {
   }
 
   private void startGroupNow(String topic, String group) {
-    Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
     List<TopicPartition> partitions = partitions(topic);
-    List<TopicPartition> fresh =
-        partitions.stream().filter(tp -> committed.get(tp) == null).toList();
-    if (!fresh.isEmpty()) {
+    if (!startedOn(committed(group), topic)) {
       Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
-      ends(fresh).forEach((tp, end) -> start.put(tp, new OffsetAndMetadata(end)));
+      ends(partitions).forEach((tp, end) -> start.put(tp, new OffsetAndMetadata(end)));
       try {
         call(admin.alterConsumerGroupOffsets(group, start).all());
       } catch (MailboxException e) {
@@ -232,20 +231,29 @@ final class ClusterLink implements AutoCloseable {
     }
   }
 
+  /** Whether the group has committed an offset on {@code topic}: it was started before. */
+  private static boolean startedOn(Map<TopicPartition, OffsetAndMetadata> committed, String topic) {
+    return committed.entrySet().stream()
+        .anyMatch(e -> e.getKey().topic().equals(topic) && e.getValue() != null);
+  }
+
   /**
-   * Where the group reads each partition of {@code topic} next (its committed offset; the end for a
-   * partition it never committed, as {@link #startGroup} would start it) up to the partition's end.
+   * Where the group reads each partition of {@code topic} next, up to the partition's end: its
+   * committed offset, or where {@link #startGroup} starts a partition it never committed (the end
+   * for a group not started yet, the earliest record for a partition added to a started group).
    * Throws the coded exception when the cluster does not answer.
    */
   Map<TopicPartition, OffsetSpan> unread(String topic, String group) {
     List<TopicPartition> partitions = partitions(topic);
     Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
+    boolean started = startedOn(committed, topic);
     Map<TopicPartition, Long> ends = ends(partitions);
-    Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
+    Map<TopicPartition, Long> starts = starts(partitions);
     Map<TopicPartition, OffsetSpan> unread = new HashMap<>();
     for (TopicPartition tp : partitions) {
       OffsetAndMetadata at = committed.get(tp);
-      long from = Math.max(at == null ? ends.get(tp) : at.offset(), starts.get(tp));
+      long notCommitted = started ? starts.get(tp) : ends.get(tp);
+      long from = Math.max(at == null ? notCommitted : at.offset(), starts.get(tp));
       unread.put(tp, new OffsetSpan(from, ends.get(tp)));
     }
     return unread;
@@ -267,7 +275,7 @@ final class ClusterLink implements AutoCloseable {
         throw e;
       }
       Map<TopicPartition, Long> ends = ends(partitions);
-      Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
+      Map<TopicPartition, Long> starts = starts(partitions);
       return partitions.stream().mapToLong(tp -> ends.get(tp) - starts.get(tp)).sum();
     } catch (MailboxException e) {
       return -1;
@@ -302,7 +310,7 @@ final class ClusterLink implements AutoCloseable {
   long purge(String topic) {
     List<TopicPartition> partitions = partitions(topic);
     Map<TopicPartition, Long> ends = ends(partitions);
-    Map<TopicPartition, Long> starts = offsets(partitions, OffsetSpec.earliest());
+    Map<TopicPartition, Long> starts = starts(partitions);
     Map<TopicPartition, RecordsToDelete> deletions = new HashMap<>();
     long dropped = 0;
     for (TopicPartition tp : partitions) {
@@ -333,6 +341,11 @@ final class ClusterLink implements AutoCloseable {
 
   Map<TopicPartition, Long> ends(List<TopicPartition> partitions) {
     return offsets(partitions, OffsetSpec.latest());
+  }
+
+  /** Each partition's earliest record still held (its end when it holds none). */
+  Map<TopicPartition, Long> starts(List<TopicPartition> partitions) {
+    return offsets(partitions, OffsetSpec.earliest());
   }
 
   private Map<TopicPartition, Long> offsets(List<TopicPartition> partitions, OffsetSpec spec) {

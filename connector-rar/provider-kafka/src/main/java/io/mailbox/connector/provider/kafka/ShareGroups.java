@@ -36,11 +36,13 @@ final class ShareGroups {
 
   /**
    * Gives a new share group its starting point and settings, once per topic by this provider,
-   * before its first post or read: every partition the group has no state for starts at the current
-   * end (nothing earlier is replayed, what is posted from now on is read), the broker's delivery
-   * limit is {@code deliveryCap + 1} (the provider dead-letters at the cap, the broker never
-   * archives a record unseen), and a partition without state later (one added) starts at its
-   * earliest record rather than skip any.
+   * before its first post or read. A group with no state on the topic at all starts every partition
+   * at the current end (nothing earlier is replayed, what is posted from now on is read). A group
+   * with state was started before: a partition it has none for was added since (maybe while no
+   * server ran, with records posted to it) and starts at its earliest record when a member is first
+   * given it ({@code share.auto.offset.reset}), never skipped. The broker's delivery limit is
+   * {@code deliveryCap + 1}: the provider dead-letters at the cap, the broker never archives a
+   * record unseen.
    */
   synchronized void start(String topic, String group, int deliveryLimit) {
     if (started.contains(topic)) {
@@ -62,12 +64,10 @@ final class ShareGroups {
   }
 
   private void startNow(String topic, String group, int deliveryLimit) {
-    Map<TopicPartition, SharePartitionOffsetInfo> state = state(group, topic);
-    List<TopicPartition> fresh =
-        cluster.partitions(topic).stream().filter(tp -> !state.containsKey(tp)).toList();
-    if (!fresh.isEmpty()) {
+    if (state(group, topic).isEmpty()) {
+      List<TopicPartition> partitions = cluster.partitions(topic);
       try {
-        cluster.call(cluster.admin().alterShareGroupOffsets(group, cluster.ends(fresh)).all());
+        cluster.call(cluster.admin().alterShareGroupOffsets(group, cluster.ends(partitions)).all());
       } catch (MailboxException e) {
         if (!(e.getCause() instanceof GroupNotEmptyException)) {
           throw e;
@@ -85,24 +85,19 @@ final class ShareGroups {
   }
 
   /**
-   * Records of {@code topic} the share group has not settled: the broker's lag per partition (its
-   * end less the share-partition start offset, less what was acknowledged beyond it); -1 when the
-   * cluster is not there. A partition the group has no state for counts nothing (it starts at the
-   * end when first read).
+   * Records of {@code topic} the share group has not settled; -1 when the cluster is not there.
+   * Where the broker reports a partition's lag (its end less the start offset, less what was
+   * acknowledged beyond it) that is taken; otherwise the span {@link #unread} gives.
    */
   long lag(String topic, String group) {
     try {
-      cluster.partitions(topic); // an unknown topic (or no cluster) is not an empty queue
-      Map<TopicPartition, SharePartitionOffsetInfo> state = state(group, topic);
+      Map<TopicPartition, SharePartitionOffsetInfo> state = new HashMap<>();
+      Map<TopicPartition, OffsetSpan> unread = unread(topic, group, state);
       long lag = 0;
-      Map<TopicPartition, Long> ends = null;
-      for (Map.Entry<TopicPartition, SharePartitionOffsetInfo> entry : state.entrySet()) {
-        if (entry.getValue().lag().isPresent()) {
-          lag += Math.max(0, entry.getValue().lag().get());
-        } else {
-          ends = ends != null ? ends : cluster.ends(List.copyOf(state.keySet()));
-          lag += Math.max(0, ends.get(entry.getKey()) - entry.getValue().startOffset());
-        }
+      for (Map.Entry<TopicPartition, OffsetSpan> span : unread.entrySet()) {
+        SharePartitionOffsetInfo info = state.get(span.getKey());
+        boolean reported = info != null && info.lag().isPresent();
+        lag += Math.max(0, reported ? info.lag().get() : span.getValue().size());
       }
       return lag;
     } catch (MailboxException e) {
@@ -112,17 +107,32 @@ final class ShareGroups {
 
   /**
    * Where the share group's window starts in each partition of {@code topic} (its start offset:
-   * records before it are settled) up to the partition's end. A partition the group has no state
-   * for has nothing unread (it starts at the end when first read). Throws the coded exception when
-   * the cluster does not answer.
+   * records before it are settled) up to the partition's end. In a group not started yet nothing is
+   * unread (it starts at the end); in a started group a partition without state (one added since)
+   * is unread from its earliest record. Throws the coded exception when the cluster does not
+   * answer.
    */
   Map<TopicPartition, OffsetSpan> unread(String topic, String group) {
-    cluster.partitions(topic); // an unknown topic is refused, not an empty queue
+    return unread(topic, group, new HashMap<>());
+  }
+
+  private Map<TopicPartition, OffsetSpan> unread(
+      String topic, String group, Map<TopicPartition, SharePartitionOffsetInfo> stateOut) {
+    List<TopicPartition> partitions = cluster.partitions(topic); // an unknown topic is refused
     Map<TopicPartition, SharePartitionOffsetInfo> state = state(group, topic);
-    Map<TopicPartition, Long> ends =
-        state.isEmpty() ? Map.of() : cluster.ends(List.copyOf(state.keySet()));
+    stateOut.putAll(state);
     Map<TopicPartition, OffsetSpan> unread = new HashMap<>();
-    state.forEach((tp, info) -> unread.put(tp, new OffsetSpan(info.startOffset(), ends.get(tp))));
+    if (state.isEmpty()) {
+      return unread;
+    }
+    Map<TopicPartition, Long> ends = cluster.ends(partitions);
+    List<TopicPartition> added = partitions.stream().filter(tp -> !state.containsKey(tp)).toList();
+    Map<TopicPartition, Long> starts = added.isEmpty() ? Map.of() : cluster.starts(added);
+    for (TopicPartition tp : partitions) {
+      SharePartitionOffsetInfo info = state.get(tp);
+      long from = info != null ? info.startOffset() : starts.get(tp);
+      unread.put(tp, new OffsetSpan(Math.min(from, ends.get(tp)), ends.get(tp)));
+    }
     return unread;
   }
 
