@@ -3,6 +3,7 @@ package io.mailbox.connector.provider.nats;
 import io.mailbox.connector.api.MailAddress;
 import io.nats.client.Connection;
 import io.nats.client.Message;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,22 +11,18 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
- * Acknowledgements (ack, term) the server is known to have before the status could show their
- * messages as unread again: a reader's batch confirms all of its own with one round trip ({@code
- * flush}: the server has read them, in order, before it answers), any other waits for its own.
- * Until a batch is confirmed its acknowledgements are counted per address ({@link #unconfirmed}).
+ * Acknowledgements (ack, term) the server is known to have applied before the status could show
+ * their messages as unread again: a reader's batch confirms all of its own with one request at its
+ * end, any other is itself sent as a request and waits for its answer. Until a batch is confirmed
+ * its acknowledgements are counted per address ({@link #unconfirmed}).
  */
 final class Acknowledgements {
   private static final Logger LOG = Logger.getLogger(Acknowledgements.class.getName());
   private static final Duration CONFIRM_BOUND = Duration.ofSeconds(5);
+  private static final byte[] IN_PROGRESS = "+WPI".getBytes(StandardCharsets.US_ASCII);
 
-  private final NatsLink link;
   private final Map<MailAddress, AtomicLong> unconfirmed = new ConcurrentHashMap<>();
-  private final ThreadLocal<Map<MailAddress, Long>> batch = new ThreadLocal<>();
-
-  Acknowledgements(NatsLink link) {
-    this.link = link;
-  }
+  private final ThreadLocal<Map<MailAddress, Batch>> batch = new ThreadLocal<>();
 
   /** Acknowledgements of {@code address} sent by a batch and not confirmed yet. */
   long unconfirmed(MailAddress address) {
@@ -56,7 +53,7 @@ final class Acknowledgements {
     private final byte[] body;
 
     Kind(String body) {
-      this.body = body.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      this.body = body.getBytes(StandardCharsets.US_ASCII);
     }
 
     void send(Message message) {
@@ -71,34 +68,52 @@ final class Acknowledgements {
   /**
    * Sends an acknowledgement and makes sure the server has applied it before the status could show
    * the message as unread again: on a subscriber reader's thread, inside a batch, it is counted as
-   * unconfirmed for its address and the reader confirms the whole batch with one round trip ({@link
+   * unconfirmed for its address and the reader confirms the whole batch at its end ({@link
    * #confirmBatch}); anywhere else it is sent as a request and waits (bounded) for the consumer's
-   * reply. A flush alone is not enough there: the server queues acknowledgements for the consumer
-   * and may answer the flush before it has applied them (CI saw an auto-acked fetch still counted
-   * unread). One that is not confirmed in time is logged; the server hands the message out again
-   * after its ack wait.
+   * reply. A flush is not enough: the server queues acknowledgements for the consumer and applies
+   * them on another goroutine, so it may answer a flush first (CI saw an auto-acked fetch still
+   * counted unread). One that is not confirmed in time is logged; the server hands the message out
+   * again after its ack wait.
    */
   private void confirmed(MailAddress address, Message message, Kind kind) {
-    Map<MailAddress, Long> running = batch.get();
+    Map<MailAddress, Batch> running = batch.get();
     if (running != null) {
       unconfirmedOf(address).incrementAndGet(); // before the ack: never shown unread meanwhile
-      running.merge(address, 1L, Long::sum);
+      running.computeIfAbsent(address, a -> new Batch()).sent(message);
       kind.send(message);
       return;
     }
-    String replyTo = message.getReplyTo();
-    if (replyTo == null) { // not a JetStream message: nothing to confirm
-      kind.send(message);
-      return;
+    if (!message.isJetStream()) {
+      return; // nothing to acknowledge
     }
+    confirm(message, kind.body);
+  }
+
+  /**
+   * Sends {@code body} to the message's acknowledgement subject as a request: JetStream answers
+   * once the consumer has applied it, and it applies one connection's acknowledgements to a
+   * consumer in order, so the answer also covers every earlier one.
+   */
+  private static void confirm(Message message, byte[] body) {
     try {
-      if (message.getConnection().request(replyTo, kind.body, CONFIRM_BOUND) == null) {
-        LOG.fine(() -> "NATS did not confirm an acknowledgement in time (redelivered later)");
+      if (message.getConnection().request(message.getReplyTo(), body, CONFIRM_BOUND) == null) {
+        LOG.info("NATS did not confirm an acknowledgement in time; it may be redelivered");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      LOG.fine(() -> "NATS did not confirm an acknowledgement in time (redelivered later)");
+      LOG.info(() -> "NATS did not take an acknowledgement (" + e + "); it may be redelivered");
+    }
+  }
+
+  /** A batch's acknowledgements of one address: how many, and the last message they were for. */
+  private static final class Batch {
+    private long count;
+    private Message last;
+
+    void sent(Message message) {
+      count++;
+      last = message;
     }
   }
 
@@ -108,33 +123,24 @@ final class Acknowledgements {
 
   /**
    * Runs a reader's batch of deliveries, then confirms the acknowledgements it sent with one round
-   * trip and takes exactly those off the unconfirmed counts.
+   * trip per address (a progress request on its last message, which JetStream answers after the
+   * acknowledgements before it) and takes exactly those off the unconfirmed counts.
    */
   void confirmBatch(Runnable deliveries) {
-    Map<MailAddress, Long> sent = new java.util.HashMap<>();
+    Map<MailAddress, Batch> sent = new java.util.HashMap<>();
     batch.set(sent);
     try {
       deliveries.run();
     } finally {
       batch.remove();
-      if (!sent.isEmpty()) {
-        try {
-          flush(link.connection());
-        } catch (RuntimeException notConnected) {
-          LOG.fine(() -> "A batch's acknowledgements were not confirmed (redelivered later)");
-        }
-        sent.forEach((address, count) -> unconfirmedOf(address).addAndGet(-count));
-      }
-    }
-  }
-
-  private static void flush(Connection connection) {
-    try {
-      connection.flush(CONFIRM_BOUND);
-    } catch (java.util.concurrent.TimeoutException | RuntimeException e) {
-      LOG.fine(() -> "NATS did not confirm acknowledgements in time (redelivered later)");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      sent.forEach(
+          (address, acks) -> {
+            // Disconnected: nothing to wait for (the server redelivers what it did not get).
+            if (acks.last.getConnection().getStatus() == Connection.Status.CONNECTED) {
+              confirm(acks.last, IN_PROGRESS);
+            }
+            unconfirmedOf(address).addAndGet(-acks.count);
+          });
     }
   }
 }

@@ -91,7 +91,7 @@ public final class NatsProvider extends TransportBase
             settings.stream(),
             settings.publishTimeout(),
             settings.deduplicateByMessageId());
-    this.acknowledgements = new Acknowledgements(link);
+    this.acknowledgements = new Acknowledgements();
     this.readers =
         new SubscriberReaders(
             link,
