@@ -42,6 +42,8 @@ final class AddressReaders {
   private final Host host;
   private final AtomicLong droppedHeaders;
   private final Map<MailAddress, AddressReader> readers = new ConcurrentHashMap<>();
+  // Whether an address is a queue, by its patterns: kept, as it is asked per record settled.
+  private final Map<MailAddress, Boolean> queues = new ConcurrentHashMap<>();
   private volatile Duration idleBound = Duration.ofSeconds(30);
 
   AddressReaders(KafkaSettings settings, TopicNames names, Host host, AtomicLong droppedHeaders) {
@@ -71,7 +73,7 @@ final class AddressReaders {
     Function<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>, MailMessage> read =
         record -> KafkaRecords.readCounting(address, record, droppedHeaders);
     AddressReader reader =
-        settings.queueAddresses().isQueue(address)
+        isQueue(address)
             ? new ShareReader(
                 topic,
                 group,
@@ -146,8 +148,17 @@ final class AddressReaders {
     return cap > 0 && deliveredBefore >= cap;
   }
 
-  /** Whether {@code address} is read as a queue. */
+  /** Whether {@code address} is read as a queue (asked per record: the answer is kept). */
   boolean isQueue(MailAddress address) {
-    return settings.queueAddresses().isQueue(address);
+    QueueAddresses patterns = settings.queueAddresses();
+    if (patterns.patterns().isEmpty()) {
+      return false;
+    }
+    Boolean known = queues.get(address);
+    if (known == null) {
+      known = patterns.isQueue(address);
+      queues.put(address, known);
+    }
+    return known;
   }
 }

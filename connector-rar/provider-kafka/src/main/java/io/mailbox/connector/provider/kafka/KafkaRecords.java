@@ -39,6 +39,7 @@ final class KafkaRecords {
   static final String MESSAGE_ID = "mbx-message-id";
   static final String PRODUCER = "mbx-producer";
   private static final String OURS = "mailbox";
+  private static final byte[] OURS_BYTES = OURS.getBytes(StandardCharsets.UTF_8);
 
   private KafkaRecords() {}
 
@@ -147,15 +148,27 @@ final class KafkaRecords {
         record.topic(), Integer.toString(record.partition()), Long.toString(record.offset()));
   }
 
+  // Compared as bytes: asked of every record read, before anything is decoded.
   private static boolean isOurs(ConsumerRecord<byte[], byte[]> record) {
     Header marker = record.headers().lastHeader(PRODUCER);
+    if (marker == null || !java.util.Arrays.equals(marker.value(), OURS_BYTES)) {
+      return false;
+    }
     Header sendId = record.headers().lastHeader(SystemHeaders.SEND_ID);
-    return marker != null
-        && marker.value() != null
-        && OURS.equals(text(marker.value()))
-        && sendId != null
-        && sendId.value() != null
-        && !text(sendId.value()).isBlank();
+    return sendId != null && sendId.value() != null && !isBlank(sendId.value());
+  }
+
+  /** {@link String#isBlank} of the UTF-8 text, without decoding plain ASCII. */
+  private static boolean isBlank(byte[] utf8) {
+    for (byte b : utf8) {
+      if (b < 0) {
+        return text(utf8).isBlank(); // not ASCII: let String decide (Unicode spaces)
+      }
+      if (!Character.isWhitespace(b)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Long epochMillis(String instant) {

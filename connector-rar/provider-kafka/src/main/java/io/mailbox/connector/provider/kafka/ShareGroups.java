@@ -126,17 +126,21 @@ final class ShareGroups {
       return unread;
     }
     Map<TopicPartition, Long> ends = cluster.ends(partitions);
-    List<TopicPartition> added = partitions.stream().filter(tp -> !state.containsKey(tp)).toList();
-    Map<TopicPartition, Long> starts = added.isEmpty() ? Map.of() : cluster.starts(added);
+    Map<TopicPartition, Long> starts = cluster.starts(partitions);
     for (TopicPartition tp : partitions) {
       SharePartitionOffsetInfo info = state.get(tp);
-      long from = info != null ? info.startOffset() : starts.get(tp);
+      // No start offset (an added partition, or one whose state the broker could not read): the
+      // group reads it from the earliest record. Records deleted before the start are not there.
+      long from = Math.max(info != null ? info.startOffset() : 0, starts.get(tp));
       unread.put(tp, new OffsetSpan(Math.min(from, ends.get(tp)), ends.get(tp)));
     }
     return unread;
   }
 
-  /** The group's state per partition of {@code topic}; none for a group that does not exist. */
+  /**
+   * The group's state per partition of {@code topic} (a value may be null); none for a group that
+   * does not exist.
+   */
   private Map<TopicPartition, SharePartitionOffsetInfo> state(String group, String topic) {
     Map<TopicPartition, SharePartitionOffsetInfo> all;
     try {
@@ -152,11 +156,14 @@ final class ShareGroups {
       }
       throw e;
     }
+    // A partition listed without its offsets (null: the broker could not read its state, e.g.
+    // while its state topic loads after a restart) is kept: the group has state there, it was
+    // started, and moving it to the end would skip what it has not read.
     Map<TopicPartition, SharePartitionOffsetInfo> ofTopic = new HashMap<>();
     if (all != null) {
       all.forEach(
           (tp, info) -> {
-            if (tp.topic().equals(topic) && info != null) {
+            if (tp.topic().equals(topic)) {
               ofTopic.put(tp, info);
             }
           });

@@ -62,8 +62,7 @@ final class ShareReader implements AddressReader {
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
   private final AtomicLong waiting = new AtomicLong(); // unhandled, waiting for their release
 
-  // partition@offset of records accepted here and not confirmed by the broker (still its lag)
-  private final Set<String> accepted = ConcurrentHashMap.newKeySet();
+  private final AcceptedRecords accepted = new AcceptedRecords();
   // Owned by the poll thread:
   private final Deque<Pending> backlog = new ArrayDeque<>();
   private volatile KafkaShareConsumer<byte[], byte[]> consumer;
@@ -106,7 +105,7 @@ final class ShareReader implements AddressReader {
 
   @Override
   public boolean taken(int partition, long offset) {
-    return accepted.contains(partition + "@" + offset)
+    return accepted.taken(partition, offset)
         || handedOut.values().stream()
             .anyMatch(p -> p.record().partition() == partition && p.record().offset() == offset);
   }
@@ -123,7 +122,7 @@ final class ShareReader implements AddressReader {
 
   @Override
   public long settledNotCommitted() {
-    return accepted.size();
+    return accepted.notConfirmed();
   }
 
   @Override
@@ -144,7 +143,7 @@ final class ShareReader implements AddressReader {
     if (pending == null) {
       return;
     }
-    accepted.add(at(pending)); // before it stops being handed out: never shown waiting in between
+    accepted(pending); // before it stops being handed out: never shown waiting in between
     if (handedOut.remove(key, pending)) {
       poller.add(() -> acknowledge(pending, AcknowledgeType.ACCEPT));
     } else {
@@ -220,7 +219,7 @@ final class ShareReader implements AddressReader {
           pushBacklog();
         }
       } else {
-        if (acknowledgedSinceCommit || !accepted.isEmpty()) {
+        if (acknowledgedSinceCommit || accepted.notConfirmed() > 0) {
           // Sends new acknowledgements, and runs the callbacks of those the broker answered.
           consumer.commitAsync();
           acknowledgedSinceCommit = false;
@@ -265,12 +264,12 @@ final class ShareReader implements AddressReader {
   /** An acknowledgement that will not reach the broker: the record is handed out again. */
   private void dropped(Pending pending, AcknowledgeType type) {
     if (type == AcknowledgeType.ACCEPT) {
-      accepted.remove(at(pending));
+      accepted.undone(pending.record().partition(), pending.record().offset());
     }
   }
 
-  private static String at(Pending pending) {
-    return pending.record().partition() + "@" + pending.record().offset();
+  private void accepted(Pending pending) {
+    accepted.accepted(pending.record().partition(), pending.record().offset());
   }
 
   /** The broker answered acknowledgements (on the poll thread, inside poll or commit). */
@@ -278,7 +277,11 @@ final class ShareReader implements AddressReader {
     offsets.forEach(
         (partition, set) -> {
           for (Long offset : set) {
-            accepted.remove(partition.partition() + "@" + offset);
+            if (error == null) {
+              accepted.confirmed(partition.partition(), offset);
+            } else {
+              accepted.undone(partition.partition(), offset);
+            }
           }
         });
     if (error != null) {
@@ -375,7 +378,7 @@ final class ShareReader implements AddressReader {
 
   /** Accepts a record an auto-ack fetch took, once its caller has it. */
   void settleTaken(Pending pending) {
-    accepted.add(at(pending)); // first, as in settle
+    accepted(pending); // first, as in settle
     if (handedOut.remove(pending.copy().sendId().orElseThrow()) != null) {
       acknowledge(pending, AcknowledgeType.ACCEPT);
     } else {
