@@ -11,6 +11,7 @@ import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.KeepsBatchOrder;
 import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Locating;
+import io.mailbox.connector.spi.NarrowsCapabilities;
 import io.mailbox.connector.spi.ParkedRecords;
 import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.Purging;
@@ -91,6 +92,29 @@ final class CapabilityGuard {
               + "'; it declares "
               + supports()
               + ".");
+    }
+  }
+
+  /** Whether {@code capability} is supported and possible at {@code address}. */
+  boolean can(String capability, MailAddress address) {
+    return supports(capability)
+        && !(transport instanceof NarrowsCapabilities narrowed
+            && !narrowed.canAt(capability, address));
+  }
+
+  /** Like {@link #require}, and refused where the transport cannot do it at {@code address}. */
+  void requireAt(String capability, MailAddress address) {
+    require(capability);
+    if (!can(capability, address)) {
+      throw new MailboxException(
+          ErrorCode.UNSUPPORTED_CAPABILITY,
+          "The '"
+              + transport.scheme()
+              + ":' provider cannot '"
+              + capability
+              + "' at "
+              + address
+              + " (docs/providers.md says where it can).");
     }
   }
 

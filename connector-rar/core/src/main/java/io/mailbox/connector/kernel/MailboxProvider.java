@@ -205,9 +205,9 @@ public final class MailboxProvider {
     return guard.supports(capability);
   }
 
-  /** Whether {@code operation} is possible at {@code address} (for now: declared). */
+  /** Whether {@code operation} is declared and possible at {@code address}. */
   public boolean can(String operation, MailAddress address) {
-    return supports(operation);
+    return guard.can(operation, address);
   }
 
   // ---- operations ------------------------------------------------------------------------------
@@ -332,14 +332,14 @@ public final class MailboxProvider {
   /** Read-only copies of the records parked at {@code address}, oldest first. */
   public List<MailMessage> peekParked(MailAddress address, int limit) {
     guard.requireOwnScheme(address);
-    guard.require(Capabilities.PARKED);
+    guard.requireAt(Capabilities.PARKED, address);
     return ((ParkedRecords) transport).parkedCopies(address, Math.max(1, limit));
   }
 
   /** Removes parked records: all of {@code address}, or only the one with copy key {@code key}. */
   public int purgeParked(MailAddress address, String key) {
     guard.requireOwnScheme(address);
-    guard.require(Capabilities.PARKED);
+    guard.requireAt(Capabilities.PARKED, address);
     return ((ParkedRecords) transport).removeParked(address, key);
   }
 
@@ -351,7 +351,7 @@ public final class MailboxProvider {
    */
   public int removeQueued(MailAddress address, String key) {
     guard.requireOwnScheme(address);
-    guard.require(key == null ? Capabilities.PURGE : Capabilities.REMOVE);
+    guard.requireAt(key == null ? Capabilities.PURGE : Capabilities.REMOVE, address);
     return transport instanceof Removing removing
         ? removing.removeQueuedCopies(address, key)
         : ((Purging) transport).purgeQueued(address);

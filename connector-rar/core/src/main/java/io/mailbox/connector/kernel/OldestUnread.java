@@ -4,6 +4,7 @@ import io.mailbox.connector.api.AddressState;
 import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.NarrowsCapabilities;
 import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
@@ -56,6 +57,9 @@ final class OldestUnread {
   private AddressStatus measured(AddressStatus status) {
     String key = status.address().scheme() + SUFFIX;
     if (!(transport instanceof Peeking peeking)
+        // A narrowed peek (amqp:'s look into a dead-letter queue) is an operator's tool with a
+        // cost on the broker, not something to run on every 5 s reading.
+        || transport instanceof NarrowsCapabilities
         || status.state() == AddressState.UNKNOWN
         || status.state() == AddressState.OFFLINE // its store is known to be away: no peek
         || Boolean.FALSE.equals(status.exists())

@@ -38,7 +38,7 @@ final class PullSettlement {
   /** Options were validated when built; capabilities are checked here, before anything is taken. */
   List<Delivery> fetch(MailAddress address, FetchOptions options) {
     if (options.peek()) {
-      guard.require(Capabilities.PEEK);
+      guard.requireAt(Capabilities.PEEK, address);
       return ((Peeking) transport)
           .peekQueued(address, options.limit()).stream()
               .<Delivery>map(copy -> new FetchedDeliveries.Settled(address, copy))

@@ -16,6 +16,7 @@ import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.Leasing;
+import io.mailbox.connector.spi.NarrowsCapabilities;
 import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Receiver;
@@ -91,6 +92,42 @@ class CapabilityGuardTest {
         .hasMessageStartingWith("MBX-1007");
     assertThat(provider.removeQueued(ADDRESS, null)).isEqualTo(2);
     assertThat(transport.queue).isEmpty();
+  }
+
+  /**
+   * A transport may narrow what it declares by address (amqp: peeks only into dead-letter queues):
+   * {@code can} says so per address, and the kernel refuses elsewhere before anything is taken.
+   */
+  @Test
+  void aCapabilityNarrowedByAddressIsRefusedOnlyWhereTheTransportSaysItCannot() {
+    NarrowedToDeadLetters transport = new NarrowedToDeadLetters();
+    MailboxProvider provider = started(transport);
+    MailAddress dead = MailAddress.parse("list://a@b/c_dlq");
+    provider.post(MailMessage.to(ADDRESS).id("live").body("{}").build());
+    MailMessage record = provider.post(MailMessage.to(dead).id("dead").body("{}").build());
+
+    assertThat(provider.supports(Capabilities.PEEK)).isTrue();
+    assertThat(provider.can(Capabilities.PEEK, ADDRESS)).isFalse();
+    assertThat(provider.can(Capabilities.REMOVE, ADDRESS)).isFalse();
+    assertThat(provider.can(Capabilities.PURGE, ADDRESS)).isTrue();
+    assertThat(provider.can(Capabilities.PEEK, dead)).isTrue();
+    assertThatThrownBy(() -> provider.fetch(ADDRESS, FetchOptions.peek(1)))
+        .hasMessageStartingWith("MBX-1007")
+        .hasMessageContaining(ADDRESS.toString());
+    assertThatThrownBy(() -> provider.removeQueued(ADDRESS, "some-key"))
+        .hasMessageStartingWith("MBX-1007");
+    assertThat(transport.queue).as("the refusals took nothing").hasSize(2);
+    assertThat(provider.status(ADDRESS).extensions())
+        .as("no oldest-unread peek behind the narrowing")
+        .doesNotContainKey("list.oldestUnreadMs");
+
+    assertThat(provider.fetch(dead, FetchOptions.peek(5)))
+        .extracting(d -> d.message().id())
+        .containsExactly("dead");
+    assertThat(provider.removeQueued(dead, record.sendId().orElseThrow())).isEqualTo(1);
+    assertThat(provider.removeQueued(ADDRESS, null))
+        .as("a purge is possible anywhere")
+        .isEqualTo(1);
   }
 
   @Test
@@ -176,7 +213,7 @@ class CapabilityGuardTest {
     }
   }
 
-  private static final class ListTransport extends CoreOnly
+  private static class ListTransport extends CoreOnly
       implements Peeking, Leasing, Removing, CustomDispositions {
     final LeaseTable<Void> leases = new LeaseTable<>();
     final List<MailMessage> rejected = new ArrayList<>();
@@ -222,6 +259,22 @@ class CapabilityGuardTest {
     public synchronized void applyDisposition(
         MailAddress address, MailMessage copy, Disposition disposition) {
       rejected.add(copy);
+    }
+  }
+
+  /** Peeks and removes one copy only at {@code _dlq} addresses. */
+  private static final class NarrowedToDeadLetters extends ListTransport
+      implements NarrowsCapabilities {
+    @Override
+    public boolean canAt(String capability, MailAddress address) {
+      boolean looks =
+          Capabilities.PEEK.equals(capability) || Capabilities.REMOVE.equals(capability);
+      return !looks || address.toString().endsWith("_dlq");
+    }
+
+    @Override
+    public synchronized List<MailMessage> peekQueued(MailAddress address, int limit) {
+      return queue.stream().filter(copy -> copy.to().equals(address)).limit(limit).toList();
     }
   }
 }

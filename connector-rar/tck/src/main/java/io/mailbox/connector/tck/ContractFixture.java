@@ -74,6 +74,13 @@ public abstract class ContractFixture {
         provider.supports(capability), provider.scheme() + ": does not declare " + capability);
   }
 
+  /** Skips a case unless the capability is declared and possible at {@code address}. */
+  protected void assumeCanAt(String capability, MailAddress address) {
+    assumeTrue(
+        provider.can(capability, address),
+        provider.scheme() + ": cannot " + capability + " at " + address);
+  }
+
   protected Delivery queueOneAndLease(MailAddress inbox, String id) {
     provider.post(letter(inbox, id));
     await("queued", () -> provider.status(inbox).unreadCount() == 1);

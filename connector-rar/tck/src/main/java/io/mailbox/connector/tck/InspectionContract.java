@@ -31,8 +31,8 @@ public abstract class InspectionContract extends DeliveryContract {
 
   @Test
   void peekReturnsCopiesAndChangesNothing() {
-    assumeCapability(Capabilities.PEEK);
     MailAddress inbox = address("peek");
+    assumeCanAt(Capabilities.PEEK, inbox);
     provider.post(letter(inbox, "a"));
     provider.post(letter(inbox, "b"));
     await("queued", () -> provider.status(inbox).unreadCount() == 2);
@@ -55,9 +55,9 @@ public abstract class InspectionContract extends DeliveryContract {
    */
   @Test
   void theOldestUnreadAgeIsThatOfTheHeadOfTheQueue() {
-    assumeCapability(Capabilities.PEEK);
     assumeCapability(Capabilities.LEASE);
     MailAddress inbox = address("oldest-unread");
+    assumeCanAt(Capabilities.PEEK, inbox);
     Instant first = sentAt(provider.post(letter(inbox, "first")));
     await("the first waited a second", () -> oldestUnreadMs(inbox) >= 1_000);
     Instant second = sentAt(provider.post(letter(inbox, "second")));
@@ -89,9 +89,9 @@ public abstract class InspectionContract extends DeliveryContract {
    */
   @Test
   void peekListsWhatIsQueuedNotWhatIsLeasedAndLeavesItInPlace() {
-    assumeCapability(Capabilities.PEEK);
     assumeCapability(Capabilities.LEASE);
     MailAddress inbox = address("peek-in-place");
+    assumeCanAt(Capabilities.PEEK, inbox);
     Delivery leased = queueOneAndLease(inbox, "a");
     provider.post(letter(inbox, "b"));
     provider.post(letter(inbox, "c"));
@@ -119,17 +119,23 @@ public abstract class InspectionContract extends DeliveryContract {
 
   @Test
   void peekOnAnIdleAddressIsEmpty() {
-    assumeCapability(Capabilities.PEEK);
+    MailAddress idle = address("idle");
+    assumeCanAt(Capabilities.PEEK, idle);
 
-    assertThat(provider.fetch(address("idle"), FetchOptions.peek(5))).isEmpty();
+    assertThat(provider.fetch(idle, FetchOptions.peek(5))).isEmpty();
   }
 
+  /** Refused where it is not declared, or declared but not possible at that address. */
   @Test
-  void peekIsRefusedWhereItIsNotDeclared() {
-    assumeTrue(!provider.supports(Capabilities.PEEK));
+  void peekIsRefusedWhereItIsNotPossible() {
+    MailAddress inbox = address("no-peek");
+    assumeTrue(!provider.can(Capabilities.PEEK, inbox));
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
 
-    assertThatThrownBy(() -> provider.fetch(address("no-peek"), FetchOptions.peek(1)))
+    assertThatThrownBy(() -> provider.fetch(inbox, FetchOptions.peek(1)))
         .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
+    assertThat(provider.status(inbox).unreadCount()).as("nothing was taken").isEqualTo(1);
   }
 
   @Test
@@ -162,8 +168,8 @@ public abstract class InspectionContract extends DeliveryContract {
 
   @Test
   void removingByKeyTakesOnlyThatQueuedCopyAndRemovingAllLeavesWhatIsInFlight() {
-    assumeCapability(Capabilities.REMOVE);
     MailAddress inbox = address("remove");
+    assumeCanAt(Capabilities.REMOVE, inbox);
     MailMessage first = provider.post(letter(inbox, "a"));
     provider.post(letter(inbox, "b"));
     provider.post(letter(inbox, "c"));
@@ -180,13 +186,14 @@ public abstract class InspectionContract extends DeliveryContract {
   }
 
   @Test
-  void removingIsRefusedWhereItIsNotDeclared() {
-    assumeTrue(!provider.supports(Capabilities.REMOVE));
+  void removingIsRefusedWhereItIsNotPossible() {
+    MailAddress inbox = address("no-remove");
+    assumeTrue(!provider.can(Capabilities.REMOVE, inbox));
 
-    assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), "some-key"))
+    assertThatThrownBy(() -> provider.removeQueued(inbox, "some-key"))
         .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
-    if (!provider.supports(Capabilities.PURGE)) {
-      assertThatThrownBy(() -> provider.removeQueued(address("no-remove"), null))
+    if (!provider.can(Capabilities.PURGE, inbox)) {
+      assertThatThrownBy(() -> provider.removeQueued(inbox, null))
           .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
     }
   }
@@ -196,8 +203,9 @@ public abstract class InspectionContract extends DeliveryContract {
    */
   @Test
   void aPurgeWithoutRemoveTakesEveryQueuedCopyButNoneInFlight() {
-    assumeTrue(provider.supports(Capabilities.PURGE) && !provider.supports(Capabilities.REMOVE));
     MailAddress inbox = address("purge-only");
+    assumeTrue(
+        provider.can(Capabilities.PURGE, inbox) && !provider.can(Capabilities.REMOVE, inbox));
     for (String id : List.of("a", "b", "c")) {
       provider.post(MailMessage.to(inbox).id(id).body("{}").build());
     }
@@ -245,6 +253,7 @@ public abstract class InspectionContract extends DeliveryContract {
     assumeCapability(Capabilities.PARKED);
     String id = "poison-" + UUID.randomUUID();
     MailAddress dead = oneDeadLetter("parking", id);
+    assumeCanAt(Capabilities.PARKED, dead);
     Delivery record = provider.fetch(dead, FetchOptions.leased()).get(0);
     assertThat(record.message().header(SystemHeaders.DEAD_LETTER_REASON)).isPresent();
     assertThat(record.settle(Disposition.DISCARD)).isTrue();
@@ -259,6 +268,35 @@ public abstract class InspectionContract extends DeliveryContract {
     assertThat(provider.purgeParked(dead, parked.sendId().orElseThrow())).isEqualTo(1);
     assertThat(provider.peekParked(dead, 10)).isEmpty();
     assertThat(parkedCount(dead)).isZero();
+  }
+
+  /**
+   * What an operator does with a dead letter (list it, replay it, delete it) needs peek and remove
+   * at the dead-letter address, even where a provider cannot do them at a live one: the record is
+   * listed with its reason, looking changes nothing (no round added, still unread), and it is
+   * removed by its key.
+   */
+  @Test
+  void aDeadLetterRecordIsListedAndRemovedByItsKey() {
+    assumeCapability(Capabilities.LEASE);
+    String id = "dead-" + UUID.randomUUID();
+    MailAddress dead = oneDeadLetter("dead-letter-listed", id);
+    assumeCanAt(Capabilities.PEEK, dead);
+    assumeCanAt(Capabilities.REMOVE, dead);
+
+    List<Delivery> listed = provider.fetch(dead, FetchOptions.peek(10));
+    List<Delivery> again = provider.fetch(dead, FetchOptions.peek(10));
+
+    assertThat(listed).extracting(d -> d.message().id()).containsExactly(id);
+    assertThat(listed.get(0).message().header(SystemHeaders.DEAD_LETTER_REASON)).isPresent();
+    assertThat(again.get(0).message().headers())
+        .as("looking twice reads the same record")
+        .isEqualTo(listed.get(0).message().headers());
+    assertThat(provider.status(dead).unreadCount()).isEqualTo(1);
+    assertThat(provider.removeQueued(dead, "no-such-key")).isZero();
+    assertThat(provider.removeQueued(dead, listed.get(0).key())).isEqualTo(1);
+    assertThat(provider.fetch(dead, FetchOptions.peek(10))).isEmpty();
+    assertThat(provider.status(dead).unreadCount()).isZero();
   }
 
   /**
@@ -324,10 +362,11 @@ public abstract class InspectionContract extends DeliveryContract {
   }
 
   @Test
-  void parkedRecordsAreRefusedWhereTheyAreNotDeclared() {
-    assumeTrue(!provider.supports(Capabilities.PARKED));
+  void parkedRecordsAreRefusedWhereTheyAreNotPossible() {
+    MailAddress inbox = address("no-parked");
+    assumeTrue(!provider.can(Capabilities.PARKED, inbox));
 
-    assertThatThrownBy(() -> provider.peekParked(address("no-parked"), 1))
+    assertThatThrownBy(() -> provider.peekParked(inbox, 1))
         .hasMessageStartingWith(ErrorCode.UNSUPPORTED_CAPABILITY.code());
   }
 }

@@ -3,6 +3,7 @@ package io.mailbox.connector.provider.amqp;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import io.mailbox.connector.api.AddressStatus;
+import io.mailbox.connector.api.Capabilities;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
@@ -16,10 +17,13 @@ import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.KeepsBatchOrder;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
+import io.mailbox.connector.spi.NarrowsCapabilities;
+import io.mailbox.connector.spi.ParkedRecords;
+import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.PeriodicTask;
-import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
@@ -54,24 +58,25 @@ import java.util.logging.Logger;
  * cap and a fatal failure: the dead-letter record is published (confirmed) first, then the original
  * acked. RabbitMQ counts redeliveries ({@code x-delivery-count}): rounds survive lost links.
  *
- * <p><b>Leases.</b> A leased fetch is a {@code basic.get} without auto-ack; the lease is kept here,
- * and an expired one is returned to the queue (nack) by a sweeper, on the next fetch or by {@code
- * recover}. A late settle of a returned lease changes nothing. RabbitMQ's own {@code
- * consumer_timeout} (30 minutes by default) closes a channel holding a delivery longer than that,
- * so leases longer than it are not kept.
+ * <p><b>Leases</b> ({@link LeasedFetches}): RabbitMQ's own {@code consumer_timeout} (30 minutes by
+ * default) closes a channel holding a delivery longer than that, so longer leases are not kept.
  *
  * <p><b>Batches</b> keep their order ({@code ordered-batch}): one channel publishes them in order;
  * RabbitMQ nacks only on an internal error of the queue, which fails its later messages too.
  *
- * <p><b>Purge</b> only: a queue purge, never one message (docs/providers.md). <b>Not declared</b>:
- * peek and remove (a read-and-requeue bumps {@code x-delivery-count}), locate, parked records.
+ * <p><b>Looking</b> ({@link QueueBrowser}): peek and remove one message only at dead-letter
+ * addresses, parked records at every address (queues nobody consumes; a look into a live queue
+ * would count as a delivery); a purge anywhere. Not declared: locate.
  */
 public final class AmqpProvider extends TransportBase
     implements BoundsItsPublish,
         KeepsBatchOrder,
         Recovering,
         Enumerating,
-        Purging,
+        Peeking,
+        Removing,
+        ParkedRecords,
+        NarrowsCapabilities,
         HandsBacklogToSubscribers {
   public static final String SCHEME = "amqp";
   private static final Logger LOG = Logger.getLogger(AmqpProvider.class.getName());
@@ -81,11 +86,13 @@ public final class AmqpProvider extends TransportBase
   private final BrokerLink link;
   private final AmqpQueues queues;
   private final LocalSubscribers subscribers;
-  private final LeaseTable<Held> leases = new LeaseTable<>();
+  private final LeasedFetches fetches;
+  private final LeaseTable<Held> leases; // the fetches' leases
   private final HeldDeliveries held = new HeldDeliveries();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
   private final DeliveryReader reader = new DeliveryReader();
   private final AmqpStatus status;
+  private final QueueBrowser browser;
   private final PeriodicTask sweeper; // returns expired leases, so other consumers get them
 
   public AmqpProvider(AmqpSettings settings, Clock clock, Scheduler scheduler) {
@@ -96,6 +103,9 @@ public final class AmqpProvider extends TransportBase
     this.subscribers = new LocalSubscribers(link, queues, this::newConsumer);
     link.whenConnected(subscribers::attachConsumers);
     this.status = new AmqpStatus(link, queues, reader);
+    this.browser = new QueueBrowser(link, queues, reader);
+    this.fetches = new LeasedFetches(link, queues, reader, held, clock, this::overDeliveryCap);
+    this.leases = fetches.leases;
     this.sweeper =
         new PeriodicTask(
             "The amqp: lease sweep",
@@ -225,34 +235,7 @@ public final class AmqpProvider extends TransportBase
   @Override
   public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
-    String queue = queues.declare(address);
-    if (lease != null) {
-      reclaimExpired(address);
-    }
-    List<MailMessage> taken = new ArrayList<>();
-    while (taken.size() < limit) {
-      BrokerLink.Fetched fetched = link.get(queue, lease == null);
-      if (fetched.response() == null) {
-        break;
-      }
-      MailMessage copy =
-          reader.read(address, fetched.response().getProps(), fetched.response().getBody());
-      Held delivery =
-          new Held(fetched.channel(), fetched.response().getEnvelope().getDeliveryTag());
-      String key = copy.sendId().orElseThrow();
-      if (lease != null) {
-        held.hold(key, delivery);
-        if (overDeliveryCap(address, copy)) {
-          continue;
-        }
-        held.release(key);
-      }
-      MailMessage handedOut = handOut.apply(copy);
-      if (lease != null) {
-        leases.put(key, address, lease, handedOut, delivery);
-      }
-      taken.add(handedOut);
-    }
+    List<MailMessage> taken = fetches.take(address, limit, lease, handOut);
     if (!taken.isEmpty()) {
       lastActivity.put(address, now());
     }
@@ -261,18 +244,7 @@ public final class AmqpProvider extends TransportBase
 
   @Override
   public Optional<MailMessage> releaseLease(MailAddress address, String key, String leaseId) {
-    Optional<LeaseTable.Leased<Held>> released = leases.release(address, key, leaseId);
-    if (released.isEmpty()) {
-      return Optional.empty();
-    }
-    LeaseTable.Leased<Held> leased = released.get();
-    if (leased.lease().isExpiredAt(now())) {
-      // Too late: the lease is over, so the copy goes back to the queue and this settle is stale.
-      leased.handle().nack();
-      return Optional.empty();
-    }
-    held.hold(key, leased.handle());
-    return Optional.of(leased.copy());
+    return fetches.release(address, key, leaseId);
   }
 
   @Override
@@ -282,9 +254,7 @@ public final class AmqpProvider extends TransportBase
 
   @Override
   public long reclaimExpired(MailAddress address) {
-    List<LeaseTable.Leased<Held>> expired = leases.takeExpired(address, now());
-    expired.forEach(leased -> leased.handle().nack());
-    return expired.size();
+    return fetches.reclaimExpired(address);
   }
 
   // ---- settlement ------------------------------------------------------------------------------
@@ -351,9 +321,36 @@ public final class AmqpProvider extends TransportBase
     LOG.warning(() -> "Parked " + record + " in RabbitMQ queue " + parked);
   }
 
+  // ---- looking ---------------------------------------------------------------------------------
+
+  /** Peek and remove-one only where nobody consumes: a dead-letter address (see the class). */
   @Override
-  public int purgeQueued(MailAddress address) {
-    return queues.purgeQueued(address);
+  public boolean canAt(String capability, MailAddress address) {
+    boolean looks = Capabilities.PEEK.equals(capability) || Capabilities.REMOVE.equals(capability);
+    return !looks || deadLetterSource(address).isPresent();
+  }
+
+  @Override
+  public List<MailMessage> peekQueued(MailAddress address, int limit) {
+    return browser.peek(address, queues.nameOf(address), limit);
+  }
+
+  @Override
+  public int removeQueuedCopies(MailAddress address, String key) {
+    return key == null
+        ? queues.purgeQueued(address)
+        : browser.remove(address, queues.nameOf(address), key);
+  }
+
+  @Override
+  public List<MailMessage> parkedCopies(MailAddress address, int limit) {
+    return browser.peek(address, QueueNames.parked(queues.nameOf(address)), limit);
+  }
+
+  @Override
+  public int removeParked(MailAddress address, String key) {
+    String parked = QueueNames.parked(queues.nameOf(address));
+    return key == null ? browser.purge(parked) : browser.remove(address, parked, key);
   }
 
   @Override

@@ -38,7 +38,12 @@ final class AmqpQueues {
 
   /** Declares the queue of {@code address} (durable, quorum) once per connection. */
   String declare(MailAddress address) {
-    return declareOnce(queueNames.computeIfAbsent(address, names::queue), quorum());
+    return declareOnce(nameOf(address), quorum());
+  }
+
+  /** The name of the queue of {@code address}, declared or not. */
+  String nameOf(MailAddress address) {
+    return queueNames.computeIfAbsent(address, names::queue);
   }
 
   /** Declares a durable queue unless this connection already did; returns its name. */

@@ -200,9 +200,54 @@ class AmqpProviderIT {
     assertThat(held.ack()).as("the copy in flight settles as usual").isTrue();
     assertThat(provider.fetch(inbox, FetchOptions.leased())).isEmpty();
     assertThatThrownBy(() -> provider.removeQueued(inbox, held.key()))
-        .as(
-            "one message by its key: RabbitMQ cannot take it out without bumping the others' counts")
+        .as("one message by its key at a live queue: looking would count as deliveries")
         .hasMessageStartingWith("MBX-1007");
+    assertThat(provider.can(io.mailbox.connector.api.Capabilities.PEEK, inbox)).isFalse();
+  }
+
+  /**
+   * An operator looks into a dead-letter queue (list, remove one) on the real broker: the records
+   * keep their order, nothing is lost or duplicated, and a look into the live queue is refused
+   * before anything is taken.
+   */
+  @Test
+  void deadLettersAreListedInOrderAndOneIsRemovedWithoutLosingOrReorderingTheOthers() {
+    MailboxProvider provider = started(AmqpSettings.defaults());
+    provider.enableDeadLetterQueue(new DeadLetterPolicy(DeadLetterPolicy.DEFAULT_SUFFIX, 3));
+    MailAddress inbox = address("browse");
+    List<String> ids = List.of("a", "b", "c", "d", "e");
+    for (String id : ids) {
+      provider.post(MailMessage.to(inbox).id(id).body("{\"n\":\"" + id + "\"}").build());
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      assertThat(provider.fetch(inbox, FetchOptions.leased()).get(0).settle(Disposition.DISCARD))
+          .isTrue();
+    }
+    MailAddress deadLetters = provider.deadLetterTopic(inbox).orElseThrow();
+    await("dead-lettered", () -> provider.status(deadLetters).unreadCount() == 5);
+
+    assertThatThrownBy(() -> provider.fetch(inbox, FetchOptions.peek(5)))
+        .hasMessageStartingWith("MBX-1007");
+    for (int look = 0; look < 3; look++) {
+      assertThat(provider.fetch(deadLetters, FetchOptions.peek(10)))
+          .extracting(d -> d.message().id())
+          .containsExactlyElementsOf(ids);
+    }
+    assertThat(provider.fetch(deadLetters, FetchOptions.peek(2)))
+        .extracting(d -> d.message().id())
+        .containsExactly("a", "b");
+    Delivery c = provider.fetch(deadLetters, FetchOptions.peek(10)).get(2);
+    assertThat(c.message().header(SystemHeaders.DEAD_LETTER_REASON)).isPresent();
+
+    assertThat(provider.removeQueued(deadLetters, c.key())).isEqualTo(1);
+    assertThat(provider.removeQueued(deadLetters, c.key())).as("gone already").isZero();
+
+    await("four left", () -> provider.status(deadLetters).unreadCount() == 4);
+    List<String> drained = new ArrayList<>();
+    for (Delivery record : provider.fetch(deadLetters, FetchOptions.autoAck().limit(10))) {
+      drained.add(record.message().id());
+    }
+    assertThat(drained).as("in order, none lost, none twice").containsExactly("a", "b", "d", "e");
   }
 
   @Test
