@@ -11,6 +11,7 @@ import io.nats.client.api.ConsumerConfiguration;
 import io.nats.client.api.ConsumerInfo;
 import io.nats.client.api.DeliverPolicy;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -185,6 +186,17 @@ final class DurableConsumers {
       throw e; // coded already (not connected)
     } catch (IOException | RuntimeException e) {
       throw link.unavailable("did not describe consumer " + name, e);
+    }
+  }
+
+  /** Every consumer of the stream that reads {@code subject} (any group's, any server's). */
+  List<ConsumerInfo> reading(String subject) {
+    try {
+      return link.management().getConsumers(settings.stream()).stream()
+          .filter(info -> subject.equals(info.getConsumerConfiguration().getFilterSubject()))
+          .toList();
+    } catch (JetStreamApiException | IOException e) {
+      throw link.unavailable("did not list the consumers of " + subject, e);
     }
   }
 

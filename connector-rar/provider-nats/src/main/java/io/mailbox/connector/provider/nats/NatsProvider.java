@@ -16,6 +16,7 @@ import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.TransportBase;
 import io.nats.client.Message;
@@ -49,9 +50,8 @@ import java.util.logging.Logger;
  * kernel's retry delay, a fetch's at once); discard or {@code natsMaxDeliveries} reached = the dead
  * letter stored first, then {@code term}. The server counts deliveries (the round) and its ack wait
  * is the lease of a consumer that crashed; a fetch's own lease is kept here and kept alive past the
- * ack wait with {@code in-progress}, as are held subscriber deliveries. Peek and parked records
- * ({@code <subject>.parked}) read the stream by sequence ({@link StoredViews}). Not declared:
- * locate, remove.
+ * ack wait with {@code in-progress}, as are held subscriber deliveries. Peek, removal of what was
+ * not delivered yet and parked records work on the stream by sequence ({@link StoredViews}).
  */
 public final class NatsProvider extends TransportBase
     implements BoundsItsPublish,
@@ -59,6 +59,7 @@ public final class NatsProvider extends TransportBase
         Enumerating,
         HandsBacklogToSubscribers,
         Peeking,
+        Removing,
         ParkedRecords {
   public static final String SCHEME = "nats";
   private static final Logger LOG = Logger.getLogger(NatsProvider.class.getName());
@@ -335,6 +336,11 @@ public final class NatsProvider extends TransportBase
   }
 
   @Override
+  public int removeQueuedCopies(MailAddress address, String key) {
+    return views.removeQueued(address, key);
+  }
+
+  @Override
   public List<MailMessage> parkedCopies(MailAddress address, int limit) {
     return views.parked(address, limit);
   }
@@ -347,10 +353,7 @@ public final class NatsProvider extends TransportBase
   /** Deletes the stored messages of every address this provider used; returns how many went. */
   @Override
   public long clearBacklog() {
-    long dropped = 0;
-    for (MailAddress address : known()) {
-      dropped += link.purge(names.subject(address));
-    }
+    long dropped = known().stream().mapToLong(a -> link.purge(names.subject(a))).sum();
     leases.terminateAll();
     return dropped;
   }

@@ -21,10 +21,19 @@ import java.util.Optional;
  * nak'ed, or held by another server, are counted in the status but not listed), and the parked
  * records are the messages of {@code <subject>.parked}, listed, counted, deleted one by one (by
  * sequence) or purged.
+ *
+ * <p>An operator's removal deletes, by sequence, what peek lists: messages stored after the
+ * delivered sequence, never one handed out, and never one another group's consumer of the subject
+ * may hold (handed out there, not yet under its ack floor). A consumer may pull a message between
+ * the look and the delete; it is then handled anyway (its ack of a deleted message is harmless): a
+ * repeat at worst, never a loss. One removal reads through at most {@value #MAX_SCANNED} messages.
  */
 final class StoredViews {
-  /** How many parked records one removal by key reads through, at most. */
+  /** How many messages one removal reads through, at most (queued or parked). */
   static final int MAX_SCANNED = 10_000;
+
+  /** How many messages one removal holds in memory at a time. */
+  private static final int PAGE = 500;
 
   /** JetStream's "no message found" (a read past the last message of the subject). */
   private static final int NO_MESSAGE_FOUND = 10037;
@@ -53,6 +62,53 @@ final class StoredViews {
       copies.add(NatsMessages.readSafely(address, stored).copy());
     }
     return copies;
+  }
+
+  /**
+   * Removes the queued message with copy key {@code sendId} (every queued one when null) among the
+   * first {@value #MAX_SCANNED} not delivered yet; returns how many.
+   */
+  int removeQueued(MailAddress address, String sendId) {
+    Optional<ConsumerInfo> consumer = link.consumers().info(names.consumer(group, address));
+    if (consumer.isEmpty()) {
+      return 0;
+    }
+    String subject = names.subject(address);
+    List<ConsumerInfo> others =
+        link.consumers().reading(subject).stream()
+            .filter(other -> !other.getName().equals(consumer.get().getName()))
+            .toList();
+    long next = consumer.get().getDelivered().getStreamSequence() + 1;
+    int removed = 0;
+    for (int scanned = 0; scanned < MAX_SCANNED; ) {
+      List<MessageInfo> page = read(subject, next, Math.min(PAGE, MAX_SCANNED - scanned));
+      for (MessageInfo stored : page) {
+        MailMessage copy = NatsMessages.readSafely(address, stored).copy();
+        boolean wanted = sendId == null || copy.sendId().filter(sendId::equals).isPresent();
+        if (wanted && settledOrUnreadByAll(others, stored.getSeq())) {
+          removed += delete(stored.getSeq()) ? 1 : 0;
+        }
+      }
+      if (page.isEmpty()) {
+        break;
+      }
+      scanned += page.size();
+      next = page.get(page.size() - 1).getSeq() + 1;
+    }
+    return removed;
+  }
+
+  /**
+   * Whether every other group's consumer either acknowledged {@code sequence} (at or below its ack
+   * floor) or was never handed it (past its delivered sequence): deleting it then takes nothing
+   * from a handler of another group. Between the two it may be in flight there, and is left.
+   */
+  private static boolean settledOrUnreadByAll(List<ConsumerInfo> others, long sequence) {
+    return others.stream()
+        .allMatch(
+            other ->
+                sequence <= other.getAckFloor().getStreamSequence()
+                    || sequence > other.getDelivered().getStreamSequence());
   }
 
   /** Parked records of {@code address}, oldest first. */

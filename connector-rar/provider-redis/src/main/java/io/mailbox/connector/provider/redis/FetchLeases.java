@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import redis.clients.jedis.StreamEntryID;
 
 /**
@@ -24,12 +25,46 @@ final class FetchLeases {
   private final LeaseTable<Held> leases = new LeaseTable<>();
   private final HeldEntries held;
   private final GroupReads reads;
+  private final Admission admission;
   private final Clock clock;
 
-  FetchLeases(HeldEntries held, GroupReads reads, Clock clock) {
+  FetchLeases(HeldEntries held, GroupReads reads, Admission admission, Clock clock) {
     this.held = held;
     this.reads = reads;
+    this.admission = admission;
     this.clock = clock;
+  }
+
+  /**
+   * A fetch of up to {@code limit} entries of stream {@code key}: those idle past the lease first
+   * (when a reclaim pass is due), then new ones. Each is admitted (one past the delivery cap is
+   * dead-lettered, not handed out), then leased, or without a lease acknowledged at once.
+   */
+  List<MailMessage> take(
+      MailAddress address, String key, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
+    List<GroupReads.Taken> batch = new ArrayList<>(reads.reclaimIfDue(key, limit));
+    if (batch.size() < limit) {
+      batch.addAll(reads.takeNew(key, limit - batch.size()));
+    }
+    List<MailMessage> taken = new ArrayList<>(batch.size());
+    List<StreamEntryID> autoAcked = new ArrayList<>();
+    for (GroupReads.Taken entry : batch) {
+      Optional<MailMessage> admitted = admission.admit(address, key, entry);
+      if (admitted.isEmpty()) {
+        continue;
+      }
+      MailMessage copy = admitted.get();
+      Held handle = held.release(copy).orElseThrow();
+      MailMessage handedOut = handOut.apply(copy);
+      if (lease != null) {
+        put(handedOut, lease, handle);
+      } else {
+        autoAcked.add(handle.id()); // auto-ack: settled at once
+      }
+      taken.add(handedOut);
+    }
+    reads.ack(key, autoAcked);
+    return taken;
   }
 
   /** {@code copy}, taken from entry {@code handle}, is in flight under {@code lease}. */

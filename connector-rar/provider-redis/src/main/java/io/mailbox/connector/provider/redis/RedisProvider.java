@@ -17,12 +17,12 @@ import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
+import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
 import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +33,6 @@ import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
-import redis.clients.jedis.StreamEntryID;
 
 /**
  * The {@code redis:} provider: Redis Streams as the transport (docs/providers.md, "redis:").
@@ -48,8 +47,9 @@ import redis.clients.jedis.StreamEntryID;
  * the kernel's retry delay (a fetch's at once); discard or {@code redisMaxDeliveries} reached = the
  * dead letter stored first in {@code <stream>.dead.<group>}, then XACK. Redis counts deliveries
  * (the round). Leases of fetches are kept here; entries held or leased here are touched so others
- * do not reclaim them. Declared: lease, recover, peek, parked records, enumerate. Not declared:
- * locate and remove (Redis can only find an entry by its id, not by a message id).
+ * do not reclaim them. Declared: lease, recover, peek, remove (of queued entries only, {@link
+ * StreamRemovals}), parked records, enumerate. Not declared: locate (Redis can only find an entry
+ * by its id, not by a message id).
  */
 public final class RedisProvider extends TransportBase
     implements BoundsItsPublish,
@@ -57,6 +57,7 @@ public final class RedisProvider extends TransportBase
         Enumerating,
         HandsBacklogToSubscribers,
         Peeking,
+        Removing,
         ParkedRecords {
   public static final String SCHEME = "redis";
   private static final Logger LOG = Logger.getLogger(RedisProvider.class.getName());
@@ -71,6 +72,7 @@ public final class RedisProvider extends TransportBase
   private final RedisPublisher publisher;
   private final StreamReaders readers;
   private final StreamViews views;
+  private final StreamRemovals removals;
   private final RedisStatus statuses;
   private final FetchLeases leases;
   private final HeldEntries held = new HeldEntries();
@@ -105,9 +107,10 @@ public final class RedisProvider extends TransportBase
             this::onBatch,
             this::unsettled,
             acknowledgements::inBatch);
-    this.leases = new FetchLeases(held, reads, clock);
     this.admission = new Admission(held, settings.maxDeliveries(), this::giveUpQueued);
+    this.leases = new FetchLeases(held, reads, admission, clock);
     this.views = new StreamViews(link, groups, keys, lease, held::contains);
+    this.removals = new StreamRemovals(link, groups, keys, lease, held::contains);
     this.statuses = new RedisStatus(link, keys, groups, views);
     this.upkeep =
         new Upkeep(
@@ -237,29 +240,8 @@ public final class RedisProvider extends TransportBase
     if (lease != null) {
       reclaimExpired(address);
     }
-    List<GroupReads.Taken> batch = new ArrayList<>(reads.reclaimIfDue(key, limit));
-    if (batch.size() < limit) {
-      batch.addAll(reads.takeNew(key, limit - batch.size()));
-    }
-    List<MailMessage> taken = new ArrayList<>(batch.size());
-    List<StreamEntryID> autoAcked = new ArrayList<>();
-    for (GroupReads.Taken entry : batch) {
-      Optional<MailMessage> admitted = admission.admit(address, key, entry);
-      if (admitted.isEmpty()) {
-        continue;
-      }
-      MailMessage copy = admitted.get();
-      Held handle = held.release(copy).orElseThrow();
-      MailMessage handedOut = handOut.apply(copy);
-      if (lease != null) {
-        leases.put(handedOut, lease, handle);
-      } else {
-        autoAcked.add(handle.id()); // auto-ack: settled at once
-      }
-      taken.add(handedOut);
-    }
-    reads.ack(key, autoAcked);
-    if (!batch.isEmpty()) {
+    List<MailMessage> taken = leases.take(address, key, limit, lease, handOut);
+    if (!taken.isEmpty()) {
       lastActivity.put(address, now());
     }
     return taken;
@@ -346,6 +328,11 @@ public final class RedisProvider extends TransportBase
   @Override
   public List<MailMessage> peekQueued(MailAddress address, int limit) {
     return views.peek(address, limit);
+  }
+
+  @Override
+  public int removeQueuedCopies(MailAddress address, String key) {
+    return removals.remove(address, key);
   }
 
   /** Deletes the streams of every address this provider used; returns how many entries went. */
