@@ -63,7 +63,7 @@ public class AddressView extends VerticalLayout implements BeforeEnterObserver {
     this.metrics = metrics;
     this.accessControl = accessControl;
     this.messages = messages;
-    this.panel = new MessagePanel(messages, accessControl, this::refresh);
+    this.panel = new MessagePanel(messages, operations, accessControl, this::refresh);
     setSizeFull();
     numbers.setId("address-numbers");
     grid.setId("queued-messages");

@@ -13,8 +13,10 @@ import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextField;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.console.layout.ConsoleText;
 import io.mailbox.console.security.ConsoleAccessControl;
+import io.mailbox.ejb.operations.MailboxOperations;
 import io.mailbox.ejb.operations.MessageOperations;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +24,11 @@ import java.util.Map;
 /**
  * One queued message in full: every header, the body (JSON indented), a button that copies the
  * body, and — for operators, where the provider can remove a queued copy — move to another address
- * and delete, each confirmed and audited.
+ * and delete, and for a dead letter replay to where it was given up; each confirmed and audited.
  */
 final class MessagePanel extends VerticalLayout {
   private final MessageOperations messages;
+  private final MailboxOperations operations;
   private final ConsoleAccessControl accessControl;
   private final Runnable changed;
   private final H4 title = new H4();
@@ -37,8 +40,13 @@ final class MessagePanel extends VerticalLayout {
   /**
    * @param changed run after a move or delete, to refresh the address around the panel
    */
-  MessagePanel(MessageOperations messages, ConsoleAccessControl accessControl, Runnable changed) {
+  MessagePanel(
+      MessageOperations messages,
+      MailboxOperations operations,
+      ConsoleAccessControl accessControl,
+      Runnable changed) {
     this.messages = messages;
+    this.operations = operations;
     this.accessControl = accessControl;
     this.changed = changed;
     setId("message-panel");
@@ -105,8 +113,53 @@ final class MessagePanel extends VerticalLayout {
       delete.setId("delete-message");
       delete.addThemeVariants(ButtonVariant.LUMO_ERROR);
       actions.add(move, delete);
+      if (message.header(SystemHeaders.DEAD_LETTER_REASON).isPresent()) {
+        Button replay = new Button("Replay…", click -> confirmReplay(address, key, message));
+        replay.setId("replay-message");
+        replay.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+        actions.addComponentAsFirst(replay);
+      }
     }
     setVisible(true);
+  }
+
+  /** A dead letter goes back to where it was given up, marked as a replay, then leaves here. */
+  private void confirmReplay(String address, String key, MailMessage record) {
+    String origin = record.header(SystemHeaders.DEAD_LETTER_TOPIC).orElse("its source");
+    ConfirmDialog dialog = new ConfirmDialog();
+    dialog.setHeader("Replay this dead letter?");
+    dialog.setText(
+        "It is posted back to "
+            + origin
+            + " (marked as a replay), then removed from "
+            + address
+            + ". Audited.");
+    dialog.setCancelable(true);
+    Button confirm =
+        new Button(
+            "Replay",
+            click -> {
+              dialog.close();
+              accessControl.requireOperator("deadletter.replay");
+              try {
+                MailboxOperations.ReplayResult result =
+                    operations.replay(address, List.of(key), 50, done -> {});
+                Notification.show(
+                    result.replayed() == 1
+                        ? "Replayed to " + origin + "."
+                        : result.missing() == 1
+                            ? "The record is no longer here; nothing was replayed."
+                            : "The replay failed; the record stays here.");
+              } catch (RuntimeException e) {
+                Notification.show(ConsoleText.refusal(e));
+              }
+              setVisible(false);
+              changed.run();
+            });
+    confirm.setId("replay-confirm");
+    confirm.addThemeVariants(ButtonVariant.LUMO_PRIMARY);
+    dialog.setConfirmButton(confirm);
+    dialog.open();
   }
 
   private void confirmMove(String address, String key) {

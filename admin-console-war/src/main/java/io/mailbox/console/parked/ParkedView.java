@@ -27,7 +27,8 @@ import java.util.List;
 /**
  * Parked records: copies given up at the end of the dead-letter chain, kept so nothing is lost
  * silently. Pick an address, inspect a record (headers, a bounded body preview), and — operators
- * only — purge one, or all after typing the address to confirm.
+ * only — purge one (where the provider can take one out: not on {@code kafka:}), or all after
+ * typing the address to confirm.
  */
 @Route(value = "parked", layout = ConsoleLayout.class)
 @PageTitle("Parked · Mailbox")
@@ -41,6 +42,7 @@ public class ParkedView extends VerticalLayout
   private final Grid<ParkedRecord> grid = new Grid<>(ParkedRecord.class, false);
   private final Pre details = new Pre();
   private final Span count = new Span();
+  private final Button purgeOne = new Button("Purge selected", click -> purgeSelected());
 
   @Inject
   public ParkedView(MailboxOperations operations, ConsoleAccessControl accessControl) {
@@ -69,7 +71,6 @@ public class ParkedView extends VerticalLayout
     HorizontalLayout actions = new HorizontalLayout(address, count);
     actions.setAlignItems(Alignment.BASELINE);
     if (accessControl.isOperator()) {
-      Button purgeOne = new Button("Purge selected", click -> purgeSelected());
       purgeOne.setId("purge-selected");
       purgeOne.addThemeVariants(ButtonVariant.LUMO_ERROR);
       Button purgeAll = new Button("Purge all…", click -> confirmPurgeAll());
@@ -112,6 +113,7 @@ public class ParkedView extends VerticalLayout
     }
     try {
       List<MailMessage> records = operations.parked(selected, RECORDS_SHOWN);
+      purgeOne.setVisible(operations.canPurgeOneParked(selected)); // a log purges only all
       grid.setItems(records.stream().map(ParkedRecord::of).toList());
       count.setText(
           records.size() + (records.size() == RECORDS_SHOWN ? "+ records" : " record(s)"));

@@ -188,9 +188,10 @@ final class CopySearch {
         };
     List<String> actions =
         switch (hop) {
-          case "dead-letter" -> removable(address) ? List.of("replay", "open") : List.of("open");
+          case "dead-letter" ->
+              can(Capabilities.REMOVE, address) ? List.of("replay", "open") : List.of("open");
           case "queued" -> List.of("open");
-          case "parked" -> List.of("purge");
+          case "parked" -> can(Capabilities.PARKED_REMOVE, address) ? List.of("purge") : List.of();
           default -> List.of();
         };
     hops.putIfAbsent(
@@ -205,10 +206,13 @@ final class CopySearch {
             actions));
   }
 
-  /** A replay removes the record after posting it: offered only where one record can go. */
-  private boolean removable(String address) {
+  /**
+   * Whether one record can be taken out there: a replay removes the record after posting it, and a
+   * parked hop's purge removes that one record; neither is offered where it would be refused.
+   */
+  private boolean can(String capability, String address) {
     try {
-      return connection.can(Capabilities.REMOVE, MailAddress.parse(address));
+      return connection.can(capability, MailAddress.parse(address));
     } catch (RuntimeException unknown) {
       return false;
     }

@@ -241,6 +241,16 @@ public class MailboxOperations {
     return new ReplayResult(keys.size(), replayed, missing, failed);
   }
 
+  /**
+   * Whether one parked record of {@code address} can be purged by its key ({@code parked-remove}:
+   * not on a log, which drops its parked records only all at once).
+   */
+  public boolean canPurgeOneParked(String address) {
+    try (MailboxConnection connection = connections.getConnection()) {
+      return connection.can(Capabilities.PARKED_REMOVE, MailAddress.parse(address));
+    }
+  }
+
   /** Whether the records at {@code deadLetterAddress} can be replayed (removed one by one). */
   public boolean canReplay(String deadLetterAddress) {
     try (MailboxConnection connection = connections.getConnection()) {

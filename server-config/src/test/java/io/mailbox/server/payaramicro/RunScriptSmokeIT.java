@@ -784,21 +784,38 @@ class RunScriptSmokeIT {
                 .body());
   }
 
+  /**
+   * Two shipping requests die while the courier is down: one is replayed from its message panel in
+   * the address view, the other from the dead-letter view; both are shipped.
+   */
   @Test
-  void aShippingRequestThatDiedWhileTheCourierWasDownIsReplayedFromTheConsoleAndShipped()
+  void shippingRequestsThatDiedWhileTheCourierWasDownAreReplayedFromTheConsoleAndShipped()
       throws Exception {
     post("/orders-app/api/courier?down=true");
     String orderId = jsonString(post("/orders-app/api/orders?item=hazmat").body(), "orderId");
+    String panelOrderId = jsonString(post("/orders-app/api/orders?item=fuel").body(), "orderId");
     String deadLetters = "jdbc://shipping@shop/orders_dlq";
     String[] records = {"GET", "/console/api/deadletters/records?address=" + deadLetters, null};
     Instant deadline = Instant.now().plusSeconds(30);
-    while (!api(records, VIEWER, VIEWER_PASSWORD).body().contains(orderId)) {
-      assertThat(Instant.now()).as("the shipping request was dead-lettered").isBefore(deadline);
+    while (!(api(records, VIEWER, VIEWER_PASSWORD).body().contains(orderId)
+        && api(records, VIEWER, VIEWER_PASSWORD).body().contains(panelOrderId))) {
+      assertThat(Instant.now()).as("the shipping requests were dead-lettered").isBefore(deadline);
       Thread.sleep(200);
     }
     assertThat(api(records, VIEWER, VIEWER_PASSWORD).body())
         .contains("\"reason\":\"fatal\"")
         .contains("no courier available");
+    String panelRecordId =
+        jakarta.json.Json.createReader(
+                new java.io.StringReader(api(records, VIEWER, VIEWER_PASSWORD).body()))
+            .readObject()
+            .getJsonArray("records")
+            .getValuesAs(jakarta.json.JsonObject.class)
+            .stream()
+            .filter(record -> record.toString().contains(panelOrderId))
+            .findFirst()
+            .orElseThrow()
+            .getString("id");
     post("/orders-app/api/courier?down=false");
 
     try (ConsoleBrowser browser = new ConsoleBrowser()) {
@@ -809,9 +826,16 @@ class RunScriptSmokeIT {
       browser.screenshot(
           REPOSITORY.resolve("server-config/target/screenshots/dashboard-dead-letter.png"));
       browser.open(url("/console/address?address=" + deadLetters));
-      assertThat(browser.waitFor("address-numbers").getText()).contains("1 unread");
+      assertThat(browser.waitFor("address-numbers").getText()).contains("2 unread");
       browser.waitFor("queued-messages");
       browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/address.png"));
+      browser.clickGridCell(panelRecordId);
+      browser.click("replay-message");
+      browser.click("replay-confirm");
+      new org.openqa.selenium.support.ui.WebDriverWait(
+              browser.driver(), java.time.Duration.ofSeconds(20))
+          .until(d -> browser.waitFor("address-numbers").getText().contains("1 unread"));
+
       browser.open(url("/console/dead-letters?address=" + deadLetters));
       new org.openqa.selenium.support.ui.WebDriverWait(
               browser.driver(), java.time.Duration.ofSeconds(20))
@@ -821,12 +845,15 @@ class RunScriptSmokeIT {
       browser.click("replay-confirm");
 
       Instant shipped = Instant.now().plusSeconds(30);
-      while (!shippedOrders().contains("\"" + orderId + "\"")) {
-        assertThat(Instant.now()).as("the replayed request reached shipping").isBefore(shipped);
+      while (!(shippedOrders().contains("\"" + orderId + "\"")
+          && shippedOrders().contains("\"" + panelOrderId + "\""))) {
+        assertThat(Instant.now()).as("the replayed requests reached shipping").isBefore(shipped);
         Thread.sleep(200);
       }
     }
-    assertThat(api(records, VIEWER, VIEWER_PASSWORD).body()).doesNotContain(orderId);
+    assertThat(api(records, VIEWER, VIEWER_PASSWORD).body())
+        .doesNotContain(orderId)
+        .doesNotContain(panelOrderId);
     assertThat(
             api(new String[] {"GET", "/console/api/audit?limit=100", null}, VIEWER, VIEWER_PASSWORD)
                 .body())

@@ -49,8 +49,15 @@ public final class Capabilities {
    */
   public static final String ORDERED_BATCH = "ordered-batch";
 
-  /** Parked records: {@code peekParked} / {@code purgeParked}. */
+  /** Parked records: {@code peekParked} / {@code purgeParked} of all of them. */
   public static final String PARKED = "parked";
+
+  /**
+   * Removing one parked record by its key ({@code purgeParked} with a key). A transport that keeps
+   * its parked records in a log (a Kafka topic) lists and purges them all but cannot take one out,
+   * and does not declare this.
+   */
+  public static final String PARKED_REMOVE = "parked-remove";
 
   /** Given-up messages are archived to a dead-letter topic (declared while enabled). */
   public static final String DEAD_LETTER = "dead-letter";

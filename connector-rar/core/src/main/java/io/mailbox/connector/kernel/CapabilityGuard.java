@@ -51,6 +51,10 @@ final class CapabilityGuard {
     addIf(all, transport instanceof Removing, Capabilities.REMOVE);
     addIf(all, transport instanceof Removing || transport instanceof Purging, Capabilities.PURGE);
     addIf(all, transport instanceof ParkedRecords, Capabilities.PARKED);
+    addIf(
+        all,
+        transport instanceof ParkedRecords parked && parked.removesOneParkedRecord(),
+        Capabilities.PARKED_REMOVE);
     addIf(all, transport instanceof KeepsBatchOrder, Capabilities.ORDERED_BATCH);
     addIf(
         all, transport instanceof HandsBacklogToSubscribers, Capabilities.SUBSCRIBERS_TAKE_BACKLOG);

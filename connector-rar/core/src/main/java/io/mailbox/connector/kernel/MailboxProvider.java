@@ -339,7 +339,7 @@ public final class MailboxProvider {
   /** Removes parked records: all of {@code address}, or only the one with copy key {@code key}. */
   public int purgeParked(MailAddress address, String key) {
     guard.requireOwnScheme(address);
-    guard.requireAt(Capabilities.PARKED, address);
+    guard.requireAt(key == null ? Capabilities.PARKED : Capabilities.PARKED_REMOVE, address);
     return ((ParkedRecords) transport).removeParked(address, key);
   }
 

@@ -17,6 +17,7 @@ import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.NarrowsCapabilities;
+import io.mailbox.connector.spi.ParkedRecords;
 import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Receiver;
@@ -92,6 +93,23 @@ class CapabilityGuardTest {
         .hasMessageStartingWith("MBX-1007");
     assertThat(provider.removeQueued(ADDRESS, null)).isEqualTo(2);
     assertThat(transport.queue).isEmpty();
+  }
+
+  @Test
+  void parkedRecordsThatCanOnlyBePurgedAllAtOnceAreRefusedOneByKeyBeforeTheTransportIsAsked() {
+    ParkedInALog transport = new ParkedInALog();
+    MailboxProvider provider = started(transport);
+    transport.parked.add(MailMessage.to(ADDRESS).id("parked").body("{}").build());
+
+    assertThat(provider.supports())
+        .containsExactlyInAnyOrder(Capabilities.STATUS, Capabilities.PARKED);
+    assertThat(provider.can(Capabilities.PARKED_REMOVE, ADDRESS)).isFalse();
+    assertThatThrownBy(() -> provider.purgeParked(ADDRESS, "some-key"))
+        .hasMessageStartingWith("MBX-1007");
+    assertThat(transport.keysAsked).as("refused before the transport was asked").isEmpty();
+    assertThat(provider.peekParked(ADDRESS, 5)).hasSize(1);
+    assertThat(provider.purgeParked(ADDRESS, null)).isEqualTo(1);
+    assertThat(transport.keysAsked).containsExactly("null");
   }
 
   /**
@@ -204,6 +222,30 @@ class CapabilityGuardTest {
   }
 
   /** The core plus peek, leases, removal and a disposition of its own, {@code reject}. */
+  /** Parked records in a log: listed and purged all at once, never one by key. */
+  private static final class ParkedInALog extends CoreOnly implements ParkedRecords {
+    final List<MailMessage> parked = new ArrayList<>();
+    final List<String> keysAsked = new ArrayList<>();
+
+    @Override
+    public synchronized List<MailMessage> parkedCopies(MailAddress address, int limit) {
+      return parked.stream().limit(limit).toList();
+    }
+
+    @Override
+    public synchronized int removeParked(MailAddress address, String key) {
+      keysAsked.add(String.valueOf(key));
+      int removed = parked.size();
+      parked.clear();
+      return removed;
+    }
+
+    @Override
+    public boolean removesOneParkedRecord() {
+      return false;
+    }
+  }
+
   private static final class PurgeOnly extends CoreOnly implements Purging {
     @Override
     public synchronized int purgeQueued(MailAddress address) {

@@ -12,6 +12,7 @@ import io.mailbox.connector.spi.BoundsItsPublish;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.HandsBacklogToSubscribers;
 import io.mailbox.connector.spi.Lease;
+import io.mailbox.connector.spi.ParkedRecords;
 import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.PeriodicTask;
 import io.mailbox.connector.spi.Receiver;
@@ -49,14 +50,15 @@ import java.util.logging.Logger;
  * settled prefix); unhandled keeps the record unsettled, holding the commit back, and hands it out
  * again later as the next round; at {@code kafkaMaxDeliveries} it is dead-lettered; discard writes
  * the kernel's dead-letter record first, then settles the source. A peek reads without taking
- * ({@link TopicPeek}). Not declared, because a log cannot do them: locate, removing one record,
- * parked records through the API (they go to {@code <topic>_parked}).
+ * ({@link TopicPeek}); parked records are listed and purged all at once ({@link ParkedTopics}). Not
+ * declared, because a log cannot do them: locate, removing one record (queued or parked).
  */
 public final class KafkaProvider extends TransportBase
     implements BoundsItsPublish,
         Recovering,
         Enumerating,
         Peeking,
+        ParkedRecords,
         HandsBacklogToSubscribers,
         SharesReplyInbox {
   public static final String SCHEME = "kafka";
@@ -76,6 +78,7 @@ public final class KafkaProvider extends TransportBase
   private volatile ClusterLink cluster;
   private volatile Publisher publisher;
   private volatile TopicPeek peeks;
+  private volatile ParkedTopics parked;
 
   public KafkaProvider(KafkaSettings settings, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
@@ -104,6 +107,7 @@ public final class KafkaProvider extends TransportBase
     cluster = new ClusterLink(settings, clock());
     publisher = new Publisher(KafkaClients.producer(settings), settings.publishTimeout());
     peeks = new TopicPeek(settings, cluster, names);
+    parked = new ParkedTopics(names, cluster, publisher, peeks);
     sweeper.start();
   }
 
@@ -185,19 +189,8 @@ public final class KafkaProvider extends TransportBase
     if (lease != null) {
       reclaimExpired(address);
     }
-    List<MailMessage> handedOut = new ArrayList<>();
-    for (MailMessage copy : readers.of(address).take(limit, FETCH_WAIT, lease == null)) {
-      int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
-      if (lease != null && readers.overDeliveryCap(address, deliveredBefore)) {
-        giveUpQueued(address, copy, "max-deliveries", deliveredBefore);
-        continue;
-      }
-      MailMessage out = handOut.apply(copy);
-      if (lease != null) {
-        leased.put(address, lease, out);
-      }
-      handedOut.add(out);
-    }
+    List<MailMessage> handedOut =
+        leased.take(readers, address, limit, lease, FETCH_WAIT, handOut, this::giveUpQueued);
     if (!handedOut.isEmpty()) {
       lastActivity.put(address, now());
     }
@@ -335,13 +328,26 @@ public final class KafkaProvider extends TransportBase
     return Backoff.after(round, FIRST_RETRY_DELAY, LAST_RETRY_DELAY);
   }
 
-  /** The end of a dead-letter chain: written to {@code <topic>_parked}, never read back. */
+  /** The end of a dead-letter chain: written to {@code <topic>_parked} ({@link ParkedTopics}). */
   @Override
   public void park(MailAddress address, MailMessage record) {
-    String parked = names.parkedTopic(address);
-    cluster.ensureTopic(address, parked, "(none: parked records are not read)");
-    publisher.publishAll(List.of(address), List.of(parked), List.of(record));
-    LOG.warning(() -> "Parked " + record + " in Kafka topic " + parked);
+    parked.park(address, record);
+  }
+
+  @Override
+  public List<MailMessage> parkedCopies(MailAddress address, int limit) {
+    return parked.list(address, limit);
+  }
+
+  @Override
+  public int removeParked(MailAddress address, String key) {
+    return parked.purge(address, key);
+  }
+
+  /** A log drops its parked records all at once, never one. */
+  @Override
+  public boolean removesOneParkedRecord() {
+    return false;
   }
 
   /**
@@ -350,14 +356,8 @@ public final class KafkaProvider extends TransportBase
    */
   @Override
   public long clearBacklog() {
-    long dropped = 0;
-    for (MailAddress address : known()) {
-      String topic = names.topic(address);
-      if (cluster.known(topic)) {
-        dropped += cluster.purge(topic);
-      }
-    }
-    return dropped;
+    ClusterLink link = cluster;
+    return known().stream().map(names::topic).filter(link::known).mapToLong(link::purge).sum();
   }
 
   @Override

@@ -3,15 +3,18 @@ package io.mailbox.connector.provider.kafka;
 import io.mailbox.connector.api.InFlightCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
+import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The records this process handed out under a lease (manual-ack fetches: the {@code @Incoming}
@@ -38,6 +41,40 @@ final class LeasedRecords {
     this.readers = readers;
     this.clock = clock;
     this.timer = timer;
+  }
+
+  /** A record past the delivery cap: given up (dead-lettered) instead of handed out. */
+  interface GiveUp {
+    void giveUp(MailAddress address, MailMessage copy, String reason, int deliveredBefore);
+  }
+
+  /**
+   * A fetch of up to {@code limit} records the address's reader has not handed out, oldest first,
+   * waiting up to {@code wait} for some: settled at once without a lease, else leased here; a
+   * leased one delivered up to the cap is given up instead.
+   */
+  List<MailMessage> take(
+      AddressReaders all,
+      MailAddress address,
+      int limit,
+      Lease lease,
+      Duration wait,
+      UnaryOperator<MailMessage> handOut,
+      GiveUp giveUp) {
+    List<MailMessage> handedOut = new ArrayList<>();
+    for (MailMessage copy : all.of(address).take(limit, wait, lease == null)) {
+      int deliveredBefore = SystemHeaders.intHeader(copy, SystemHeaders.ROUND, 0);
+      if (lease != null && all.overDeliveryCap(address, deliveredBefore)) {
+        giveUp.giveUp(address, copy, "max-deliveries", deliveredBefore);
+        continue;
+      }
+      MailMessage out = handOut.apply(copy);
+      if (lease != null) {
+        put(address, lease, out);
+      }
+      handedOut.add(out);
+    }
+    return handedOut;
   }
 
   void put(MailAddress address, Lease lease, MailMessage handedOut) {

@@ -65,6 +65,26 @@ final class TopicPeek implements AutoCloseable {
     return read(address, unread, reader, limit); // the admin calls above run outside the lock
   }
 
+  /**
+   * Up to {@code limit} copies of the records {@code topic} keeps (a topic no group reads, like the
+   * parked records of {@code address}), oldest first; none when the topic does not exist.
+   */
+  List<MailMessage> stored(MailAddress address, String topic, int limit) {
+    Map<TopicPartition, OffsetSpan> kept = new HashMap<>();
+    try {
+      List<TopicPartition> partitions = cluster.partitions(topic);
+      Map<TopicPartition, Long> starts = cluster.starts(partitions);
+      Map<TopicPartition, Long> ends = cluster.ends(partitions);
+      partitions.forEach(tp -> kept.put(tp, new OffsetSpan(starts.get(tp), ends.get(tp))));
+    } catch (MailboxException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        return List.of(); // nothing was ever kept there
+      }
+      throw e;
+    }
+    return read(address, kept, null, limit);
+  }
+
   private synchronized List<MailMessage> read(
       MailAddress address,
       Map<TopicPartition, OffsetSpan> unread,

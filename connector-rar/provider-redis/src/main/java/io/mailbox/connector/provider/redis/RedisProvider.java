@@ -110,7 +110,7 @@ public final class RedisProvider extends TransportBase
     this.admission = new Admission(held, settings.maxDeliveries(), this::giveUpQueued);
     this.leases = new FetchLeases(held, reads, admission, clock);
     this.views = new StreamViews(link, groups, keys, lease, held::contains);
-    this.removals = new StreamRemovals(link, groups, keys, lease, held::contains);
+    this.removals = new StreamRemovals(link, groups, keys, views, lease);
     this.statuses = new RedisStatus(link, keys, groups, views);
     this.upkeep =
         new Upkeep(

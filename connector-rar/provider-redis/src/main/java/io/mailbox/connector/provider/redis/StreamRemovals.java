@@ -5,12 +5,9 @@ import io.mailbox.connector.api.MailMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BiPredicate;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.resps.StreamGroupInfo;
-import redis.clients.jedis.resps.StreamPendingEntry;
 
 /**
  * An operator's removal of queued entries (one by its copy key, or all): the entries the group was
@@ -77,20 +74,16 @@ final class StreamRemovals {
   private final RedisLink link;
   private final ConsumerGroups groups;
   private final StreamKeys keys;
+  private final StreamViews views;
   private final long leaseMillis;
-  private final BiPredicate<String, StreamEntryID> heldHere;
 
   StreamRemovals(
-      RedisLink link,
-      ConsumerGroups groups,
-      StreamKeys keys,
-      long leaseMillis,
-      BiPredicate<String, StreamEntryID> heldHere) {
+      RedisLink link, ConsumerGroups groups, StreamKeys keys, StreamViews views, long leaseMillis) {
     this.link = link;
     this.groups = groups;
     this.keys = keys;
+    this.views = views;
     this.leaseMillis = leaseMillis;
-    this.heldHere = heldHere;
   }
 
   /**
@@ -121,24 +114,7 @@ final class StreamRemovals {
   /** Entries handed back (pending, idle past the lease) and not held here. */
   private int removeHandedBack(MailAddress address, String key, String sendId) {
     List<StreamEntry> handedBack =
-        link.call(
-            "list the entries handed back in " + key,
-            redis -> {
-              List<StreamEntry> found = new ArrayList<>();
-              List<StreamPendingEntry> idle =
-                  redis.xpending(
-                      key,
-                      groups.group(),
-                      XPendingParams.xPendingParams(
-                              StreamEntryID.MINIMUM_ID, StreamEntryID.MAXIMUM_ID, PAGE)
-                          .idle(leaseMillis));
-              for (StreamPendingEntry pending : idle) {
-                if (!heldHere.test(key, pending.getID())) {
-                  found.addAll(redis.xrange(key, pending.getID(), pending.getID(), 1));
-                }
-              }
-              return found;
-            });
+        views.handedBack(key, PAGE).stream().map(StreamViews.HandedBack::entry).toList();
     return delete(key, matching(address, key, handedBack, sendId));
   }
 

@@ -60,32 +60,48 @@ final class StreamViews {
     if (group.isEmpty()) {
       return List.of();
     }
+    List<MailMessage> copies = new ArrayList<>();
+    for (HandedBack waiting : handedBack(key, limit)) {
+      copies.add(read(address, key, waiting.entry(), waiting.deliveries()).copy());
+    }
+    if (copies.size() < limit) {
+      StreamEntryID after = group.get().getLastDeliveredId();
+      for (StreamEntry entry :
+          link.call(
+              "peek " + key, redis -> redis.xrange(key, "(" + after, "+", limit - copies.size()))) {
+        copies.add(read(address, key, entry, 0).copy());
+      }
+    }
+    return copies;
+  }
+
+  /** An entry handed back, and how often it was delivered. */
+  record HandedBack(StreamEntry entry, long deliveries) {}
+
+  /**
+   * Up to {@code limit} entries handed back: pending with the group, idle past the lease (their
+   * reader gave them back, or crashed), and not held here.
+   */
+  List<HandedBack> handedBack(String key, int limit) {
     return link.call(
-        "peek " + key,
+        "list the entries handed back in " + key,
         redis -> {
-          List<MailMessage> copies = new ArrayList<>();
-          List<StreamPendingEntry> waiting =
+          List<HandedBack> found = new ArrayList<>();
+          List<StreamPendingEntry> idle =
               redis.xpending(
                   key,
                   groups.group(),
                   XPendingParams.xPendingParams(
                           StreamEntryID.MINIMUM_ID, StreamEntryID.MAXIMUM_ID, limit)
                       .idle(leaseMillis));
-          for (StreamPendingEntry pending : waiting) {
-            if (copies.size() < limit && !heldHere.test(key, pending.getID())) {
-              redis.xrange(key, pending.getID(), pending.getID(), 1).stream()
-                  .findFirst()
-                  .ifPresent(
-                      e -> copies.add(read(address, key, e, pending.getDeliveredTimes()).copy()));
+          for (StreamPendingEntry pending : idle) {
+            if (!heldHere.test(key, pending.getID())) {
+              for (StreamEntry entry : redis.xrange(key, pending.getID(), pending.getID(), 1)) {
+                found.add(new HandedBack(entry, pending.getDeliveredTimes()));
+              }
             }
           }
-          StreamEntryID after = group.get().getLastDeliveredId();
-          if (copies.size() < limit) {
-            for (StreamEntry entry : redis.xrange(key, "(" + after, "+", limit - copies.size())) {
-              copies.add(read(address, key, entry, 0).copy());
-            }
-          }
-          return copies;
+          return found;
         });
   }
 
