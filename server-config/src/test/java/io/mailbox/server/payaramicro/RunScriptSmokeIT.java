@@ -51,11 +51,11 @@ class RunScriptSmokeIT {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   /**
-   * Orders the tests place and commit (the rolled-back "ghost" is not one of them; the order sent
-   * twice with one Idempotency-Key is one).
+   * The orders the tests place and commit with a fixed count (the rolled-back "ghost" is not one of
+   * them; the order sent twice with one Idempotency-Key is one); the rates test adds as many as it
+   * needs.
    */
-  /** The orders the tests commit with a fixed count; the rates test adds as many as it needs. */
-  private static final int FIXED_ORDERS = 6;
+  private static final int FIXED_ORDERS = 7;
 
   private static final java.util.concurrent.atomic.AtomicInteger RATE_ORDERS =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -830,6 +830,9 @@ class RunScriptSmokeIT {
       browser.waitFor("queued-messages");
       browser.screenshot(REPOSITORY.resolve("server-config/target/screenshots/address.png"));
       browser.clickGridCell(panelRecordId);
+      browser.waitFor("replay-message");
+      browser.screenshot(
+          REPOSITORY.resolve("server-config/target/screenshots/dead-letter-message.png"));
       browser.click("replay-message");
       browser.click("replay-confirm");
       new org.openqa.selenium.support.ui.WebDriverWait(
