@@ -7,8 +7,6 @@ import io.mailbox.connector.provider.kafka.KafkaBroker;
 import io.mailbox.connector.provider.kafka.KafkaProvider;
 import io.mailbox.connector.provider.kafka.KafkaSettings;
 import io.mailbox.connector.spi.ExecutorScheduler;
-import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,13 +51,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   <li><b>queue consume</b>: N records already in a topic read through a share group — raw: a
  *       {@code KafkaShareConsumer} of its own group (explicit acknowledgements, from the earliest
  *       record) accepting each; provider: a subscription to a queue address;
- *   <li><b>relay</b>: R outbox rows on embedded H2 relayed to {@code kafka:} (claim, acknowledged
- *       publish, mark sent) vs raw acknowledged sends of R records one at a time, and in batches.
+ *   <li><b>relay</b>: R outbox rows on PostgreSQL (or embedded H2) relayed to {@code kafka:}
+ *       (claim, acknowledged publish, mark sent) vs raw acknowledged sends of R records one at a
+ *       time, and in batches.
  * </ol>
  *
  * Two untimed warm-up rounds, then the measured rounds; medians and ratios printed. Arguments:
- * {@code [messages] [batch] [relayRows] [rounds] [bootstrapServers]} (default 10000 100 2000 5, and
- * a single-node broker started in this JVM when no cluster is named — the tests' own).
+ * {@code [messages] [batch] [relayRows] [rounds] [database] [bootstrapServers]} (default 10000 100
+ * 2000 5 postgresql, and a single-node broker started in this JVM when no cluster is named — the
+ * tests' own).
  */
 public final class KafkaBenchmark {
 
@@ -74,7 +74,8 @@ public final class KafkaBenchmark {
     int batch = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     int relayRows = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
-    String servers = args.length > 4 ? args[4] : KafkaBroker.shared().bootstrapServers();
+    String databaseKind = args.length > 4 ? args[4] : "postgresql";
+    String servers = args.length > 5 ? args[5] : KafkaBroker.shared().bootstrapServers();
     String run = UUID.randomUUID().toString().substring(0, 8);
     KafkaSettings settings =
         KafkaSettings.defaults()
@@ -84,11 +85,12 @@ public final class KafkaBenchmark {
     MailboxProvider provider =
         MailboxProvider.of(new KafkaProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
-    EntityManagerFactory database = Persistence.createEntityManagerFactory("mailbox-bench");
+    OutboxDatabase database = OutboxDatabase.open(databaseKind);
     try (KafkaProducer<byte[], byte[]> raw = rawProducer(servers)) {
       System.out.printf(
-          "kafka: on %s: %d records in batches of %d, %d relay rows, one partition per topic%n",
-          servers, messages, batch, relayRows);
+          "kafka: on %s: %d records in batches of %d, %d relay rows on %s, one partition per"
+              + " topic%n",
+          servers, messages, batch, relayRows, databaseKind);
       double[][] rates = new double[9][rounds];
       for (int round = -2; round < rounds; round++) { // rounds -2 and -1: untimed warm-up (JIT)
         // Fresh topics every round: each consume reads exactly what this round wrote.
