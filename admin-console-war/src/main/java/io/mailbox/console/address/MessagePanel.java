@@ -14,6 +14,7 @@ import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextField;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.console.deadletters.DeadLetter;
 import io.mailbox.console.layout.ConsoleText;
 import io.mailbox.console.security.ConsoleAccessControl;
 import io.mailbox.ejb.operations.MailboxOperations;
@@ -144,12 +145,7 @@ final class MessagePanel extends VerticalLayout {
               try {
                 MailboxOperations.ReplayResult result =
                     operations.replay(address, List.of(key), 50, done -> {});
-                Notification.show(
-                    result.replayed() == 1
-                        ? "Replayed to " + origin + "."
-                        : result.missing() == 1
-                            ? "The record is no longer here; nothing was replayed."
-                            : "The replay failed; the record stays here.");
+                Notification.show(DeadLetter.replayed(result));
               } catch (RuntimeException e) {
                 Notification.show(ConsoleText.refusal(e));
               }

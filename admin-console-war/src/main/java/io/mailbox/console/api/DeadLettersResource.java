@@ -78,6 +78,7 @@ public class DeadLettersResource {
     return Json.createObjectBuilder()
         .add("requested", result.requested())
         .add("replayed", result.replayed())
+        .add("notRemoved", result.notRemoved())
         .add("missing", result.missing())
         .add("failed", result.failed())
         .build();

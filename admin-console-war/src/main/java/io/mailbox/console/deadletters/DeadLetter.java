@@ -8,7 +8,7 @@ import io.mailbox.ejb.operations.MailboxOperations;
 import java.util.List;
 
 /** One dead-letter record as the view shows it. */
-record DeadLetter(
+public record DeadLetter(
     String key,
     String messageId,
     String reason,
@@ -31,11 +31,17 @@ record DeadLetter(
         ConsoleText.details(record));
   }
 
-  static String replayed(MailboxOperations.ReplayResult result) {
+  /** What a replay did, in one line for a notification. */
+  public static String replayed(MailboxOperations.ReplayResult result) {
     return result.replayed()
         + " of "
         + result.requested()
         + " replayed"
+        + (result.notRemoved() > 0
+            ? ", "
+                + result.notRemoved()
+                + " posted back but still here (in flight or taken meanwhile: do not replay again)"
+            : "")
         + (result.missing() > 0 ? ", " + result.missing() + " no longer there" : "")
         + (result.failed() > 0 ? ", " + result.failed() + " failed (still dead letters)" : "")
         + ".";

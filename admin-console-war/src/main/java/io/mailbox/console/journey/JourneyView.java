@@ -16,6 +16,7 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.QueryParameters;
 import com.vaadin.flow.router.Route;
 import io.mailbox.console.address.AddressView;
+import io.mailbox.console.deadletters.DeadLetter;
 import io.mailbox.console.layout.ConsoleLayout;
 import io.mailbox.console.layout.ConsoleText;
 import io.mailbox.console.security.ConsoleAccessControl;
@@ -160,8 +161,7 @@ public class JourneyView extends VerticalLayout implements BeforeEnterObserver {
                         action.endsWith("retry"))
                     + " delivery released.";
             case "dead-letter replay" ->
-                mailbox.replay(hop.where(), List.of(hop.key()), 50, progress -> {}).replayed()
-                    + " dead letter replayed.";
+                DeadLetter.replayed(mailbox.replay(hop.where(), List.of(hop.key()), 50, p -> {}));
             case "parked purge" -> mailbox.purgeParked(hop.where(), hop.key()) + " record purged.";
             default -> "Nothing to do.";
           };

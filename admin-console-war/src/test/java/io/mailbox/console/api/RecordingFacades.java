@@ -70,7 +70,7 @@ final class RecordingFacades {
             throw new MailboxException(ErrorCode.INVALID_POLICY, "rate " + perSecond);
           }
           changes.add("replay");
-          return new ReplayResult(keys.size(), 0, keys.size(), 0);
+          return new ReplayResult(keys.size(), 0, 0, keys.size(), 0);
         }
 
         @Override

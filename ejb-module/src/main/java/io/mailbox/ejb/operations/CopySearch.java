@@ -74,7 +74,11 @@ final class CopySearch {
         notes.add(provider.scheme() + ": cannot locate a message by id");
       }
       if (!connection.can(Capabilities.PEEK, probe)) {
-        notes.add(provider.scheme() + ": cannot show its queued messages (not searched by text)");
+        // The probe is a live address: a provider that looks only into queues nobody consumes
+        // (amqp: dead-letter queues) still has those searched below, by address.
+        notes.add(
+            provider.scheme()
+                + ": cannot show the messages of its live queues (not searched by text there)");
       }
     }
     // A locate asks every provider that can: one that is down would only make it wait for that

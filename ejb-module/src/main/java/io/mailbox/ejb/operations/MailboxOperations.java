@@ -168,7 +168,17 @@ public class MailboxOperations {
   }
 
   /** What a replay did. */
-  public record ReplayResult(int requested, int replayed, int missing, int failed) {}
+  /**
+   * What a replay did: {@code replayed} posted back and removed here; {@code notRemoved} posted
+   * back but still here (in flight, or taken meanwhile: it may be replayed again, a marked repeat);
+   * {@code missing} no longer here; {@code failed} not posted (still a dead letter).
+   */
+  public record ReplayResult(int requested, int replayed, int notRemoved, int missing, int failed) {
+    /** A replay that left nothing to look at: every record posted back and removed. */
+    public boolean clean() {
+      return replayed == requested;
+    }
+  }
 
   /**
    * Replays dead-letter records (by copy key) to the addresses they were given up at, at most
@@ -196,14 +206,13 @@ public class MailboxOperations {
         result ->
             new AuditedChange.Outcome(
                 result.replayed(),
-                result.failed() == 0 && result.missing() == 0
-                    ? AuditEntry.Result.SUCCEEDED
-                    : AuditEntry.Result.FAILED));
+                result.clean() ? AuditEntry.Result.SUCCEEDED : AuditEntry.Result.FAILED));
   }
 
   private ReplayResult replayPaced(
       String deadLetterAddress, List<String> keys, int perSecond, IntConsumer progress) {
     int replayed = 0;
+    int notRemoved = 0;
     int missing = 0;
     int failed = 0;
     try (MailboxConnection connection = connections.getConnection()) {
@@ -220,14 +229,23 @@ public class MailboxOperations {
         if (record == null) {
           missing++;
         } else {
+          boolean posted = false;
           try {
             connection.post(DeadLetterReplay.replayCopy(record, deadLetterAddress));
+            posted = true;
             // Removed only after the post: if someone took the record meanwhile, this is a
-            // (marked) repeat, never a loss.
-            connection.removeQueued(deadLetterAddress, key);
-            replayed++;
+            // (marked) repeat, never a loss; one that could not be removed is said so.
+            if (connection.removeQueued(deadLetterAddress, key) > 0) {
+              replayed++;
+            } else {
+              notRemoved++;
+            }
           } catch (RuntimeException e) {
-            failed++;
+            if (posted) {
+              notRemoved++;
+            } else {
+              failed++;
+            }
           }
           next += pace;
           long wait = next - System.nanoTime();
@@ -238,7 +256,7 @@ public class MailboxOperations {
         progress.accept(++done);
       }
     }
-    return new ReplayResult(keys.size(), replayed, missing, failed);
+    return new ReplayResult(keys.size(), replayed, notRemoved, missing, failed);
   }
 
   /**

@@ -18,12 +18,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A replay posts the record back, then removes it. Where the dead-letter address's provider cannot
- * remove one record (a redis: or nats: dead-letter address), the record would stay and a second
- * replay would post it again: the replay is refused before anything is read or posted.
+ * remove one record (a kafka: dead-letter topic), the record would stay and a second replay would
+ * post it again: the replay is refused before anything is read or posted. A record posted back that
+ * could not be removed (in flight, or taken meanwhile) is said so, never counted as replayed.
  */
 class DeadLetterReplayRefusalTest {
   private static final String DEAD = "nats:billing@shop/invoices_dlq";
   private final List<String> calls = new ArrayList<>();
+  private int removable = 1; // what removeQueued answers
   private final AuditedChangeTest.RecordingAuditLog audit =
       new AuditedChangeTest.RecordingAuditLog();
 
@@ -48,6 +50,20 @@ class DeadLetterReplayRefusalTest {
     assertThat(result.replayed()).isEqualTo(1);
     assertThat(calls).containsExactly("can remove", "peek", "post", "removeQueued k1");
     assertThat(operations.canReplay(DEAD)).isTrue();
+  }
+
+  @Test
+  void aRecordPostedBackButNotRemovedIsSaidSoAndTheReplayIsNotClean() throws Exception {
+    MailboxOperations operations = operations(true);
+    removable = 0; // in flight at the dead-letter address, or taken meanwhile
+
+    MailboxOperations.ReplayResult result = operations.replay(DEAD, List.of("k1"), 10, done -> {});
+
+    assertThat(result.replayed()).isZero();
+    assertThat(result.notRemoved()).isEqualTo(1);
+    assertThat(result.clean()).isFalse();
+    assertThat(calls).containsExactly("can remove", "peek", "post", "removeQueued k1");
+    assertThat(audit.events).last().asString().endsWith("FAILED");
   }
 
   private MailboxOperations operations(boolean canRemove) throws Exception {
@@ -79,7 +95,7 @@ class DeadLetterReplayRefusalTest {
                       }
                       case "removeQueued" -> {
                         calls.add("removeQueued " + args[1]);
-                        yield 1;
+                        yield removable;
                       }
                       default -> null;
                     });

@@ -58,15 +58,15 @@ import java.util.logging.Logger;
  * cap and a fatal failure: the dead-letter record is published (confirmed) first, then the original
  * acked. RabbitMQ counts redeliveries ({@code x-delivery-count}): rounds survive lost links.
  *
- * <p><b>Leases</b> ({@link LeasedFetches}): RabbitMQ's own {@code consumer_timeout} (30 minutes by
- * default) closes a channel holding a delivery longer than that, so longer leases are not kept.
+ * <p><b>Leases</b> ({@link LeasedFetches}): RabbitMQ's {@code consumer_timeout} (30 min by default)
+ * closes a channel holding a delivery longer than that, so longer leases are not kept.
  *
  * <p><b>Batches</b> keep their order ({@code ordered-batch}): one channel publishes them in order;
  * RabbitMQ nacks only on an internal error of the queue, which fails its later messages too.
  *
- * <p><b>Looking</b> ({@link QueueBrowser}): peek and remove one message only at dead-letter
- * addresses, parked records at every address (queues nobody consumes; a look into a live queue
- * would count as a delivery); a purge anywhere. Not declared: locate.
+ * <p><b>Looking</b> ({@link QueueBrowser}): peek and remove one at dead-letter addresses, parked
+ * records everywhere (queues nobody consumes, declared with a delivery limit looks cannot reach; a
+ * look into a live queue counts as a delivery); a purge anywhere. Not declared: locate.
  */
 public final class AmqpProvider extends TransportBase
     implements BoundsItsPublish,
@@ -99,7 +99,8 @@ public final class AmqpProvider extends TransportBase
     super(clock, scheduler);
     this.settings = settings;
     this.link = new BrokerLink(settings, scheduler, clock, this::deliveriesReturned);
-    this.queues = new AmqpQueues(link, new QueueNames(settings.retryDelaysMillis()));
+    QueueNames names = new QueueNames(settings.retryDelaysMillis());
+    this.queues = new AmqpQueues(link, names, a -> deadLetterSource(a).isPresent());
     this.subscribers = new LocalSubscribers(link, queues, this::newConsumer);
     link.whenConnected(subscribers::attachConsumers);
     this.status = new AmqpStatus(link, queues, reader);

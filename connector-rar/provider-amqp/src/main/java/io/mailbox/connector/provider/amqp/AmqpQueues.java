@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.logging.Logger;
 
 /**
  * The queues of the {@code amqp:} provider on the broker: an address's durable quorum queue, its
@@ -15,15 +17,32 @@ import java.util.concurrent.ConcurrentHashMap;
  * declared once per connection; a queue deleted behind our back is declared again on next use.
  */
 final class AmqpQueues {
+  /**
+   * The delivery limit of the queues an operator looks into (dead-letter and parked queues). A look
+   * takes each message and hands it back, which RabbitMQ counts as a delivery; RabbitMQ 4 drops a
+   * quorum queue's message after 20 by default. Our consumers keep their own cap ({@code
+   * amqpMaxDeliveries}). (-1, "no limit" on RabbitMQ 4, drops at the first return on 3.x.)
+   */
+  static final int LOOKED_INTO_DELIVERY_LIMIT = 1_000_000;
+
+  private static final Logger LOG = Logger.getLogger(AmqpQueues.class.getName());
+
   private final BrokerLink link;
   private final QueueNames names;
+  private final Predicate<MailAddress> lookedInto;
   private final Map<MailAddress, String> queueNames = new ConcurrentHashMap<>(); // checked names
   private final Set<String> declared = ConcurrentHashMap.newKeySet(); // on this connection
   private final Set<String> everDeclared = ConcurrentHashMap.newKeySet(); // since construction
+  private final Set<String> warnedLimits = ConcurrentHashMap.newKeySet(); // made without the limit
 
-  AmqpQueues(BrokerLink link, QueueNames names) {
+  /**
+   * @param lookedInto whether an operator looks into the queue of an address (a dead-letter
+   *     address)
+   */
+  AmqpQueues(BrokerLink link, QueueNames names, Predicate<MailAddress> lookedInto) {
     this.link = link;
     this.names = names;
+    this.lookedInto = lookedInto;
   }
 
   QueueNames names() {
@@ -38,7 +57,38 @@ final class AmqpQueues {
 
   /** Declares the queue of {@code address} (durable, quorum) once per connection. */
   String declare(MailAddress address) {
-    return declareOnce(nameOf(address), quorum());
+    String queue = nameOf(address);
+    return lookedInto.test(address) ? declareLookedInto(queue) : declareOnce(queue, quorum());
+  }
+
+  /**
+   * A queue an operator looks into, with a delivery limit looks cannot reach. One an earlier
+   * version made without it is used as it is, with a warning: on RabbitMQ 4 its default limit
+   * applies.
+   */
+  private String declareLookedInto(String queue) {
+    Map<String, Object> arguments = quorum();
+    arguments.put("x-delivery-limit", LOOKED_INTO_DELIVERY_LIMIT);
+    try {
+      return declareOnce(queue, arguments);
+    } catch (BrokerCallFailed e) {
+      if (!e.inequivalentDeliveryLimit) {
+        throw e;
+      }
+      if (warnedLimits.add(queue)) {
+        LOG.warning(
+            () ->
+                "RabbitMQ queue "
+                    + queue
+                    + " was declared without x-delivery-limit "
+                    + LOOKED_INTO_DELIVERY_LIMIT
+                    + " (by an earlier version): each look of the console counts as a delivery,"
+                    + " and RabbitMQ 4 drops a quorum queue's message after 20 by default. Give it"
+                    + " a policy with delivery-limit, or drain and delete it so it is declared"
+                    + " again.");
+      }
+      return declareOnce(queue, quorum());
+    }
   }
 
   /** The name of the queue of {@code address}, declared or not. */
@@ -72,7 +122,7 @@ final class AmqpQueues {
   }
 
   String declareParked(String queue) {
-    return declareOnce(QueueNames.parked(queue), quorum());
+    return declareLookedInto(QueueNames.parked(queue));
   }
 
   /** A passive declare: the queue's counts, or empty when it does not exist. */

@@ -9,6 +9,7 @@ import io.mailbox.connector.api.MailboxException;
 final class BrokerCallFailed extends MailboxException {
   private static final long serialVersionUID = 1L;
   final boolean notFound;
+  final boolean inequivalentDeliveryLimit;
 
   BrokerCallFailed(Exception cause) {
     super(
@@ -16,6 +17,21 @@ final class BrokerCallFailed extends MailboxException {
         "RabbitMQ refused or did not answer a call (" + cause.getClass().getSimpleName() + ").",
         cause);
     this.notFound = describes404(cause);
+    this.inequivalentDeliveryLimit = refusesDeliveryLimit(cause);
+  }
+
+  /** A queue made earlier with another {@code x-delivery-limit} (or none): 406 on redeclare. */
+  private static boolean refusesDeliveryLimit(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ShutdownSignalException signal
+          && signal.getReason() instanceof AMQP.Channel.Close close
+          && close.getReplyCode() == AMQP.PRECONDITION_FAILED
+          && close.getReplyText() != null
+          && close.getReplyText().contains("x-delivery-limit")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean describes404(Throwable e) {

@@ -250,6 +250,42 @@ class AmqpProviderIT {
     assertThat(drained).as("in order, none lost, none twice").containsExactly("a", "b", "d", "e");
   }
 
+  /**
+   * A look hands every message back, which RabbitMQ counts as a delivery; RabbitMQ 4 drops a quorum
+   * queue's message after 20 by default. Dead-letter (and parked) queues are declared with a
+   * delivery limit looks cannot reach; a live queue keeps RabbitMQ's own.
+   */
+  @Test
+  void aDeadLetterOutlivesManyLooksItsQueueDeclaredWithADeliveryLimitLooksCannotReach()
+      throws Exception {
+    MailboxProvider provider = started(AmqpSettings.defaults());
+    provider.enableDeadLetterQueue(new DeadLetterPolicy(DeadLetterPolicy.DEFAULT_SUFFIX, 3));
+    MailAddress inbox = address("looked-at");
+    provider.post(MailMessage.to(inbox).id("a").body("{}").build());
+    assertThat(provider.fetch(inbox, FetchOptions.leased()).get(0).settle(Disposition.DISCARD))
+        .isTrue();
+    MailAddress deadLetters = provider.deadLetterTopic(inbox).orElseThrow();
+    await("dead-lettered", () -> provider.status(deadLetters).unreadCount() == 1);
+
+    for (int look = 0; look < 25; look++) {
+      assertThat(provider.fetch(deadLetters, FetchOptions.peek(10)))
+          .extracting(d -> d.message().id())
+          .containsExactly("a");
+    }
+
+    Map<String, Object> limited =
+        Map.of("x-queue-type", "quorum", "x-delivery-limit", AmqpQueues.LOOKED_INTO_DELIVERY_LIMIT);
+    try (Connection connection = RabbitMq.connect()) {
+      Channel same = connection.createChannel();
+      same.queueDeclare(deadLetters.mailbox(), true, false, false, limited); // equivalent: no error
+      same.close();
+      Channel live = connection.createChannel();
+      assertThatThrownBy(() -> live.queueDeclare(inbox.mailbox(), true, false, false, limited))
+          .as("the live queue has no such limit")
+          .hasStackTraceContaining("x-delivery-limit");
+    }
+  }
+
   @Test
   void aCopyIsHandedOutUpToMaxDeliveriesThenDeadLetteredWithItsReason() {
     MailboxProvider provider = started(AmqpSettings.defaults().withMaxDeliveries(3));

@@ -189,15 +189,27 @@ final class DurableConsumers {
     }
   }
 
-  /** Every consumer of the stream that reads {@code subject} (any group's, any server's). */
+  /**
+   * Every consumer of the stream that may read {@code subject} (any group's, any server's, ours or
+   * not): one without a filter reads the whole stream, a filter may name several subjects or use
+   * wildcards.
+   */
   List<ConsumerInfo> reading(String subject) {
     try {
       return link.management().getConsumers(settings.stream()).stream()
-          .filter(info -> subject.equals(info.getConsumerConfiguration().getFilterSubject()))
+          .filter(info -> reads(info.getConsumerConfiguration(), subject))
           .toList();
     } catch (JetStreamApiException | IOException e) {
       throw link.unavailable("did not list the consumers of " + subject, e);
     }
+  }
+
+  private static boolean reads(ConsumerConfiguration consumer, String subject) {
+    List<String> filters = consumer.getFilterSubjects();
+    if (filters == null || filters.isEmpty()) {
+      return true; // no filter: every subject of the stream
+    }
+    return filters.stream().anyMatch(filter -> SubjectNames.covers(filter, subject));
   }
 
   /** The addresses of the provider's durable consumers (by their recorded owner), any server's. */

@@ -23,17 +23,21 @@ import java.util.Optional;
  * sequence) or purged.
  *
  * <p>An operator's removal deletes, by sequence, what peek lists: messages stored after the
- * delivered sequence, never one handed out, and never one another group's consumer of the subject
- * may hold (handed out there, not yet under its ack floor). A consumer may pull a message between
- * the look and the delete; it is then handled anyway (its ack of a deleted message is harmless): a
- * repeat at worst, never a loss. One removal reads through at most {@value #MAX_SCANNED} messages.
+ * delivered sequence, skipping any that another consumer of the subject may hold (handed out there,
+ * not yet under its ack floor). The consumers are asked again before each page of {@value #PAGE}: a
+ * consumer may still pull a message between that look and the delete. It is then handled anyway
+ * (its ack of a deleted message is harmless), but if its handler fails it cannot come back: the
+ * operator removed it. One removal reads through at most {@value #MAX_SCANNED} messages.
  */
 final class StoredViews {
   /** How many messages one removal reads through, at most (queued or parked). */
   static final int MAX_SCANNED = 10_000;
 
-  /** How many messages one removal holds in memory at a time. */
-  private static final int PAGE = 500;
+  /**
+   * How many messages one removal reads between two looks at the consumers (the window in which a
+   * consumer can take a message the removal then deletes).
+   */
+  private static final int PAGE = 100;
 
   /** JetStream's "no message found" (a read past the last message of the subject). */
   private static final int NO_MESSAGE_FOUND = 10037;
@@ -69,18 +73,19 @@ final class StoredViews {
    * first {@value #MAX_SCANNED} not delivered yet; returns how many.
    */
   int removeQueued(MailAddress address, String sendId) {
-    Optional<ConsumerInfo> consumer = link.consumers().info(names.consumer(group, address));
-    if (consumer.isEmpty()) {
-      return 0;
-    }
     String subject = names.subject(address);
-    List<ConsumerInfo> others =
-        link.consumers().reading(subject).stream()
-            .filter(other -> !other.getName().equals(consumer.get().getName()))
-            .toList();
-    long next = consumer.get().getDelivered().getStreamSequence() + 1;
+    String ours = names.consumer(group, address);
+    long next = 1;
     int removed = 0;
     for (int scanned = 0; scanned < MAX_SCANNED; ) {
+      // Asked again for every page: consumers move on while the page is read and deleted.
+      List<ConsumerInfo> readers = link.consumers().reading(subject);
+      Optional<ConsumerInfo> own = readers.stream().filter(c -> ours.equals(c.getName())).findAny();
+      if (own.isEmpty()) {
+        return removed; // never read: nothing was queued for the group
+      }
+      next = Math.max(next, own.get().getDelivered().getStreamSequence() + 1);
+      List<ConsumerInfo> others = readers.stream().filter(c -> c != own.get()).toList();
       List<MessageInfo> page = read(subject, next, Math.min(PAGE, MAX_SCANNED - scanned));
       for (MessageInfo stored : page) {
         MailMessage copy = NatsMessages.readSafely(address, stored).copy();

@@ -92,4 +92,22 @@ final class SubjectNames {
             + "; shorten the user, host or path (characters outside a-z, A-Z, 0-9 and '-' take"
             + " three each).");
   }
+
+  /**
+   * Whether a consumer's filter {@code filter} matches {@code subject}: token by token, {@code *}
+   * any one token, {@code >} the rest (one token or more).
+   */
+  static boolean covers(String filter, String subject) {
+    String[] wanted = filter.split("\\.", -1);
+    String[] tokens = subject.split("\\.", -1);
+    for (int i = 0; i < wanted.length; i++) {
+      if (wanted[i].equals(">")) {
+        return tokens.length > i;
+      }
+      if (i >= tokens.length || !(wanted[i].equals("*") || wanted[i].equals(tokens[i]))) {
+        return false;
+      }
+    }
+    return wanted.length == tokens.length;
+  }
 }

@@ -8,7 +8,16 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.kernel.MailboxProvider;
 import io.mailbox.connector.spi.ExecutorScheduler;
+import io.nats.client.Connection;
+import io.nats.client.JetStreamSubscription;
+import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.PullSubscribeOptions;
+import io.nats.client.api.AckPolicy;
+import io.nats.client.api.ConsumerConfiguration;
+import io.nats.client.api.DeliverPolicy;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -18,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An operator's removal on JetStream beyond the kit: a message handed out is never removed, even by
- * its key, and a purge larger than one page deletes every message not delivered yet.
+ * its key, nor one another group's consumer of the subject holds; a purge larger than one page
+ * deletes every message not delivered yet.
  */
 class NatsRemovalIT {
   private final String run = UUID.randomUUID().toString().substring(0, 8);
@@ -52,6 +62,38 @@ class NatsRemovalIT {
     assertThat(provider.removeQueued(jobs, null)).isZero();
 
     assertThat(held.ack()).as("the copy in flight settles normally").isTrue();
+  }
+
+  @Test
+  void aMessageAnotherGroupHoldsIsNeverRemoved() throws Exception {
+    for (String id : List.of("a", "b", "c")) {
+      provider.post(MailMessage.to(jobs).id(id).body("{}").build());
+    }
+    String subject = new SubjectNames("removal-" + run).subject(jobs);
+    try (Connection raw = Nats.connect(NatsServer.url())) {
+      raw.jetStreamManagement()
+          .addOrUpdateConsumer(
+              stream,
+              ConsumerConfiguration.builder()
+                  .durable("other-group")
+                  .filterSubject(subject)
+                  .ackPolicy(AckPolicy.Explicit)
+                  .deliverPolicy(DeliverPolicy.All)
+                  .build());
+      JetStreamSubscription other =
+          raw.jetStream().subscribe(subject, PullSubscribeOptions.bind(stream, "other-group"));
+      List<Message> held = other.fetch(1, Duration.ofSeconds(5)); // "a", in flight there
+
+      assertThat(provider.removeQueued(jobs, null))
+          .as("b and c: the other group was never handed them")
+          .isEqualTo(2);
+
+      assertThat(held).hasSize(1);
+      held.get(0).ack();
+      assertThat(provider.fetch(jobs, FetchOptions.leased().limit(10)))
+          .extracting(d -> d.message().id())
+          .containsExactly("a");
+    }
   }
 
   @Test

@@ -34,4 +34,19 @@ class SubjectNamesTest {
     MailAddress huge = MailAddress.parse("nats:" + "x".repeat(250) + "@shop");
     assertThatThrownBy(() -> names.subject(huge)).hasMessageStartingWith("MBX-1001");
   }
+
+  @Test
+  void aConsumersFilterCoversASubjectTokenByTokenWithWildcards() {
+    String subject = "mailbox.orders_40shop_2Fplaced";
+
+    assertThat(SubjectNames.covers(subject, subject)).isTrue();
+    assertThat(SubjectNames.covers("mailbox.*", subject)).isTrue();
+    assertThat(SubjectNames.covers("mailbox.>", subject)).isTrue();
+    assertThat(SubjectNames.covers(">", subject)).isTrue();
+    assertThat(SubjectNames.covers("mailbox", subject)).isFalse();
+    assertThat(SubjectNames.covers("mailbox.*.parked", subject)).isFalse();
+    assertThat(SubjectNames.covers("mailbox.*", subject + ".parked")).isFalse();
+    assertThat(SubjectNames.covers("mailbox.>", "mailbox")).isFalse();
+    assertThat(SubjectNames.covers("other.*", subject)).isFalse();
+  }
 }

@@ -27,18 +27,24 @@ final class StreamRemovals {
    * deleted. An id is deleted only when our group has it queued (after its last delivered id, or
    * pending and idle past the lease) and no group of the stream holds it in flight (pending and not
    * idle); the groups that have it pending acknowledge it first. Stream ids compare as
-   * (milliseconds, sequence) pairs; both fit a Lua number exactly.
+   * (milliseconds, sequence) pairs of unsigned 64-bit decimals, compared as text (shorter is
+   * smaller): a Lua number would round a sequence above 2^53.
    */
   private static final String DELETE_IF_QUEUED =
       """
       local function parts(id)
         local dash = string.find(id, '-', 1, true)
-        return tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
+        return string.sub(id, 1, dash - 1), string.sub(id, dash + 1)
+      end
+      local function below(a, b)
+        if #a ~= #b then return #a < #b end
+        return a < b
       end
       local function after(id, last)
         local ms, seq = parts(id)
         local lastMs, lastSeq = parts(last)
-        return ms > lastMs or (ms == lastMs and seq > lastSeq)
+        if ms ~= lastMs then return below(lastMs, ms) end
+        return below(lastSeq, seq)
       end
       local groups = {}
       for _, g in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
@@ -111,11 +117,18 @@ final class StreamRemovals {
     return removed;
   }
 
-  /** Entries handed back (pending, idle past the lease) and not held here. */
+  /** Entries handed back (pending, idle past the lease) and not held here, page by page. */
   private int removeHandedBack(MailAddress address, String key, String sendId) {
-    List<StreamEntry> handedBack =
-        views.handedBack(key, PAGE).stream().map(StreamViews.HandedBack::entry).toList();
-    return delete(key, matching(address, key, handedBack, sendId));
+    int removed = 0;
+    StreamEntryID from = StreamEntryID.MINIMUM_ID;
+    while (from != null) {
+      StreamViews.HandedBackPage page = views.handedBack(key, from, PAGE);
+      List<StreamEntry> entries =
+          page.entries().stream().map(StreamViews.HandedBack::entry).toList();
+      removed += delete(key, matching(address, key, entries, sendId));
+      from = page.next();
+    }
+    return removed;
   }
 
   private List<StreamEntry> newEntries(String key, StreamEntryID after, StreamEntryID end) {

@@ -78,11 +78,22 @@ final class StreamViews {
   /** An entry handed back, and how often it was delivered. */
   record HandedBack(StreamEntry entry, long deliveries) {}
 
+  /** One page of entries handed back, and where the next page starts (null: none). */
+  record HandedBackPage(List<HandedBack> entries, StreamEntryID next) {}
+
   /**
-   * Up to {@code limit} entries handed back: pending with the group, idle past the lease (their
-   * reader gave them back, or crashed), and not held here.
+   * The first {@code limit} entries handed back ({@link #handedBack(String, StreamEntryID, int)}).
    */
   List<HandedBack> handedBack(String key, int limit) {
+    return handedBack(key, StreamEntryID.MINIMUM_ID, limit).entries();
+  }
+
+  /**
+   * Entries handed back from {@code from} on: pending with the group, idle past the lease (their
+   * reader gave them back, or crashed), and not held here; Redis is asked for {@code limit} pending
+   * entries (those held here are among them and left out).
+   */
+  HandedBackPage handedBack(String key, StreamEntryID from, int limit) {
     return link.call(
         "list the entries handed back in " + key,
         redis -> {
@@ -91,8 +102,7 @@ final class StreamViews {
               redis.xpending(
                   key,
                   groups.group(),
-                  XPendingParams.xPendingParams(
-                          StreamEntryID.MINIMUM_ID, StreamEntryID.MAXIMUM_ID, limit)
+                  XPendingParams.xPendingParams(from, StreamEntryID.MAXIMUM_ID, limit)
                       .idle(leaseMillis));
           for (StreamPendingEntry pending : idle) {
             if (!heldHere.test(key, pending.getID())) {
@@ -101,7 +111,12 @@ final class StreamViews {
               }
             }
           }
-          return found;
+          StreamEntryID next = null;
+          if (idle.size() == limit) {
+            StreamEntryID last = idle.get(idle.size() - 1).getID();
+            next = new StreamEntryID(last.getTime(), last.getSequence() + 1);
+          }
+          return new HandedBackPage(found, next);
         });
   }
 
