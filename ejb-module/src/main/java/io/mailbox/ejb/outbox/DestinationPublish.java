@@ -3,9 +3,12 @@ package io.mailbox.ejb.outbox;
 import io.mailbox.connector.api.MailAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -13,8 +16,15 @@ import java.util.function.BooleanSupplier;
  * OutboxPublisher#publishAll} call per provider (the scheme of the row's address), and when such a
  * call fails as a whole for rows of several addresses, one call per address, so an address the
  * provider refuses does not hold back its healthy neighbours. Rows keep their batch order within
- * each call. Rows of one ordering key in a batch share an address whose transport keeps a call's
- * order ({@link RelayBatch}), so they are always in one call, and the calls' order does not matter.
+ * each call.
+ *
+ * <p>Rows of one ordering key in a batch share an address ({@link RelayBatch}). Where its transport
+ * keeps a call's order ({@code ordered-batch}) they go in one call. Elsewhere they go in
+ * <b>waves</b>: wave n holds the n-th row of every key (unkeyed rows go in the first), and a wave
+ * starts only once the one before it was answered; a key whose row failed or was fenced has its
+ * later rows held back, unpublished. So a key's row is never stored unless its predecessor was
+ * acknowledged, and a batch of 500 rows over 50 keys costs 10 publish calls instead of 10 claims,
+ * publishes and status writes.
  */
 final class DestinationPublish {
 
@@ -25,7 +35,12 @@ final class DestinationPublish {
     /** Its destination failed: a failed attempt. */
     FAILED,
     /** Not attempted: the claim would have expired mid-publish (the fence). */
-    FENCED
+    FENCED,
+    /**
+     * Not attempted: an earlier row of its key in the batch did not go, or its wave would not fit
+     * in the claim any more. Its claim is given back.
+     */
+    HELD_BACK
   }
 
   /** The result for one row; {@code failure} is set when {@code state} is {@code FAILED}. */
@@ -45,7 +60,57 @@ final class DestinationPublish {
    */
   List<Result> publish(List<OutboxRow> rows, BooleanSupplier mayStart) {
     Result[] results = new Result[rows.size()];
-    for (List<Integer> provider : groups(rows, indexes(rows.size()), true)) {
+    Set<String> halted = new HashSet<>(); // keys with a row that did not go
+    List<List<Integer>> waves = waves(rows);
+    for (int n = 0; n < waves.size(); n++) {
+      List<Integer> wave = waves.get(n);
+      // A later wave that would not fit in the claim gives its rows back at once rather than
+      // letting them be fenced: a fenced row waits for its claim to expire.
+      boolean fits = n == 0 || mayStart.getAsBoolean();
+      List<Integer> going = new ArrayList<>(wave.size());
+      for (int i : wave) {
+        if (!fits || halted.contains(rows.get(i).blockingKey())) {
+          results[i] = new Result(rows.get(i), State.HELD_BACK, null);
+        } else {
+          going.add(i);
+        }
+      }
+      publishWave(rows, going, mayStart, results);
+      for (int i : going) {
+        if (results[i].state() != State.ACCEPTED && rows.get(i).blockingKey() != null) {
+          halted.add(rows.get(i).blockingKey());
+        }
+      }
+    }
+    return Arrays.asList(results);
+  }
+
+  /**
+   * The rows' indexes by wave: the n-th row of each key goes in wave n, on a transport that does
+   * not keep a call's order; every other row in the first.
+   */
+  private List<List<Integer>> waves(List<OutboxRow> rows) {
+    List<List<Integer>> waves = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
+    Map<String, Boolean> ordered = new HashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      OutboxRow row = rows.get(i);
+      String key = row.blockingKey();
+      int wave = 0;
+      if (key != null && !ordered.computeIfAbsent(row.address(), publisher::keepsOrderWithinCall)) {
+        wave = seen.merge(key, 1, Integer::sum) - 1;
+      }
+      while (waves.size() <= wave) {
+        waves.add(new ArrayList<>());
+      }
+      waves.get(wave).add(i);
+    }
+    return waves;
+  }
+
+  private void publishWave(
+      List<OutboxRow> rows, List<Integer> wave, BooleanSupplier mayStart, Result[] results) {
+    for (List<Integer> provider : groups(rows, wave, true)) {
       if (!mayStart.getAsBoolean()) {
         provider.forEach(i -> results[i] = new Result(rows.get(i), State.FENCED, null));
         continue;
@@ -62,7 +127,6 @@ final class DestinationPublish {
         }
       }
     }
-    return Arrays.asList(results);
   }
 
   private void call(List<OutboxRow> rows, List<Integer> indexes, Result[] results) {
@@ -95,13 +159,5 @@ final class DestinationPublish {
       groups.computeIfAbsent(destination, d -> new ArrayList<>()).add(i);
     }
     return List.copyOf(groups.values());
-  }
-
-  private static List<Integer> indexes(int size) {
-    List<Integer> all = new ArrayList<>(size);
-    for (int i = 0; i < size; i++) {
-      all.add(i);
-    }
-    return all;
   }
 }

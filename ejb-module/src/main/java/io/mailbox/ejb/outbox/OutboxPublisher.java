@@ -16,7 +16,8 @@ public interface OutboxPublisher {
    * Whether rows for {@code address} published in one {@link #publishAll} call are stored in the
    * order given, a row only if every earlier one of the call for that address was (the provider's
    * {@code ordered-batch}): then the relay puts several rows of one ordering key in one call. False
-   * by default: one row per key per call, each call after the previous one's answer.
+   * by default: a call holds one row per key, and a key's next row goes in a later call, after the
+   * answer for its predecessor ({@link DestinationPublish}'s waves).
    */
   default boolean keepsOrderWithinCall(String address) {
     return false;

@@ -14,8 +14,9 @@ import java.util.logging.Logger;
  * ({@link RelayBatch}): check that each key's rows are an unbroken run of its open rows and the
  * claim version's range, claim (compare-and-set on each row's version, with a lease: one
  * statement), validate, fence (is there still time to publish and write the outcome?), publish (one
- * call per provider, see {@link DestinationPublish}), mark sent (one statement). Plain Java over
- * {@link OutboxStore} and {@link OutboxPublisher}, so its rules are unit-tested without a database.
+ * call per provider, a key's rows in order: see {@link DestinationPublish}), mark sent (one
+ * statement). Plain Java over {@link OutboxStore} and {@link OutboxPublisher}, so its rules are
+ * unit-tested without a database.
  *
  * <ul>
  *   <li>A failed row, a row backing off, a row held by another relay, or one whose claim or status
@@ -50,7 +51,6 @@ public final class OutboxRelay {
   private final String relayId;
   private final RelayListener listener;
   private final DestinationPublish destinations;
-  private final OutboxPublisher publisher;
   private final RowSettlement settlement;
 
   // The lap: where the scan stands and which keys are blocked until it ends. Guarded by "this".
@@ -78,7 +78,6 @@ public final class OutboxRelay {
     this.settings = settings;
     this.clock = clock;
     this.relayId = relayId;
-    this.publisher = publisher;
     this.destinations = new DestinationPublish(publisher);
     this.settlement = new RowSettlement(store, settings, clock, listener);
   }
@@ -115,7 +114,7 @@ public final class OutboxRelay {
           relay(batch, tally);
           break sweep;
         }
-        if (!batch.admits(row, publisher::keepsOrderWithinCall)) {
+        if (!batch.admits(row)) {
           // The key's earlier row must be out before this one may go.
           relay(batch, tally);
           batch = new RelayBatch();
@@ -239,6 +238,11 @@ public final class OutboxRelay {
                       + ": its claim would expire mid-publish");
           listener.overlap("fenced");
           tally.overlaps++;
+        }
+        case HELD_BACK -> {
+          // An earlier row of its key did not go: given back unpublished, no attempt counted.
+          stop(row, stopped);
+          tally.count(settlement.returned(row));
         }
       }
     }

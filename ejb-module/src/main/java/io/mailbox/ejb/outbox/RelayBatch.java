@@ -6,13 +6,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
- * Eligible rows gathered for one claim, one publish call per provider and one status write, in
- * position order. A batch holds several rows of one ordering key only when they go to one address
- * whose transport keeps a call's order ({@link OutboxPublisher#keepsOrderWithinCall}); otherwise a
- * key's next row waits for the next batch, after its predecessor's outcome is known.
+ * Eligible rows gathered for one claim, their publish and one status write, in position order. A
+ * batch holds several rows of one ordering key only when they go to one address; a key's row for
+ * another address waits for the next batch, after its predecessor's outcome is known. How a key's
+ * rows of one batch are published in order is {@link DestinationPublish}'s part.
  */
 final class RelayBatch {
   private final List<OutboxRow> rows = new ArrayList<>();
@@ -29,13 +28,10 @@ final class RelayBatch {
     return rows.isEmpty();
   }
 
-  /** Whether {@code row} may join: its key is new here, or it follows in order on one address. */
-  boolean admits(OutboxRow row, Predicate<String> keepsOrder) {
+  /** Whether {@code row} may join: its key is new here, or it follows on the key's address. */
+  boolean admits(OutboxRow row) {
     String key = row.blockingKey();
-    if (key == null || !keys.containsKey(key)) {
-      return true;
-    }
-    return keys.get(key).equals(row.address()) && keepsOrder.test(row.address());
+    return key == null || !keys.containsKey(key) || keys.get(key).equals(row.address());
   }
 
   void add(OutboxRow row) {

@@ -95,7 +95,8 @@ class OutboxRelayFaultTest {
   void aClaimThatThrowsLeavesTheBatchKeysBlockedSoNoLaterRowOvertakes() {
     row("a1", "a");
     row("b1", "b");
-    row("a2", "a"); // closes the batch [a1, b1]: the cursor is past b1 when the claim throws
+    // For another address: closes the batch [a1, b1]; the cursor is past b1 when the claim throws.
+    row("a2", "a", "mem:events@shop/invoices.v1", 0);
     faults.failOnce("claimAll");
     OutboxRelay relay = relay(oneByOne, RelaySettings.defaults());
 

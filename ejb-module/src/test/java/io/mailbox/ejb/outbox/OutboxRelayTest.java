@@ -265,9 +265,12 @@ class OutboxRelayTest {
 
     assertThat(result.overlaps()).isEqualTo(1);
     assertThat(published)
-        .as("published once (a duplicate is possible), its key then blocked")
-        .containsExactly("a");
-    assertThat(store.get("a").status()).isEqualTo(OutboxStatus.PENDING);
+        .as("a once (a duplicate is possible), then b in the next wave, after a was acknowledged")
+        .containsExactly("a", "b");
+    assertThat(store.get("a").status())
+        .as("its new holder re-sends it")
+        .isEqualTo(OutboxStatus.PENDING);
+    assertThat(store.get("b").status()).isEqualTo(OutboxStatus.SENT);
   }
 
   @Test
@@ -396,7 +399,7 @@ class OutboxRelayTest {
   }
 
   @Test
-  void rowsOfDistinctKeysArePublishedInOneCallAndARepeatedKeyStartsTheNextBatch() {
+  void rowsOfDistinctKeysArePublishedInOneCallAndAKeysNextRowInTheNextWave() {
     List<List<String>> calls = new ArrayList<>();
     OutboxPublisher batching =
         new OutboxPublisher() {
@@ -421,7 +424,9 @@ class OutboxRelayTest {
 
     SweepResult result = relay.sweep();
 
-    assertThat(calls).containsExactly(List.of("a1", "b1", "u1"), List.of("a2", "c1"));
+    assertThat(calls)
+        .as("one claim; the second call starts after the first was answered")
+        .containsExactly(List.of("a1", "b1", "u1", "c1"), List.of("a2"));
     assertThat(result.published()).isEqualTo(5);
     assertThat(store.count(OutboxStatus.SENT)).isEqualTo(5);
   }

@@ -1,0 +1,133 @@
+package io.mailbox.ejb.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mailbox.ejb.outbox.OutboxRelayTest.MutableClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several rows of one ordering key in one batch on a transport that does not keep a call's order
+ * (kafka, nats, redis, file): one claim, then one publish call per wave, a key's next row only
+ * after the answer for its predecessor; a key whose row did not go has its later rows given back.
+ */
+class OutboxRelayWavesTest {
+  private static final String ORDERS = "kafka:events@shop/orders.placed.v1";
+
+  private final MutableClock clock = new MutableClock();
+  private final InMemoryOutboxStore store = new InMemoryOutboxStore();
+  private final List<List<String>> calls = new ArrayList<>();
+  private final Set<String> refused = new HashSet<>();
+  private Runnable duringCall = () -> {};
+  private int sequence;
+
+  private final OutboxPublisher unordered =
+      new OutboxPublisher() {
+        @Override
+        public void publish(OutboxRow row) {
+          throw new AssertionError("the relay publishes batches");
+        }
+
+        @Override
+        public List<Exception> publishAll(List<OutboxRow> rows) {
+          calls.add(rows.stream().map(OutboxRow::id).toList());
+          duringCall.run();
+          return rows.stream()
+              .map(row -> refused.contains(row.id()) ? new IllegalStateException("down") : null)
+              .map(Exception.class::cast)
+              .toList();
+        }
+      };
+
+  private OutboxRelay relay() {
+    return new OutboxRelay(store, unordered, RelaySettings.defaults(), clock, "relay-1");
+  }
+
+  private void row(String id, String key) {
+    store.insert(
+        PendingRows.pending(
+            id, key, ORDERS, String.format("%016d", ++sequence), clock.millis(), 0));
+  }
+
+  @Test
+  void aKeysRowsGoInSuccessiveCallsEachAfterTheAnswerForTheOneBefore() {
+    row("a1", "a");
+    row("b1", "b");
+    row("a2", "a");
+    row("b2", "b");
+    row("a3", "a");
+    row("u1", null);
+
+    SweepResult result = relay().sweep();
+
+    assertThat(calls)
+        .containsExactly(List.of("a1", "b1", "u1"), List.of("a2", "b2"), List.of("a3"));
+    assertThat(result.published()).isEqualTo(6);
+    assertThat(store.count(OutboxStatus.SENT)).isEqualTo(6);
+  }
+
+  @Test
+  void aRowThatFailedHoldsBackOnlyTheLaterRowsOfItsKey() {
+    row("a1", "a");
+    row("b1", "b");
+    row("a2", "a");
+    row("b2", "b");
+    row("a3", "a");
+    row("b3", "b");
+    refused.add("a2");
+
+    SweepResult result = relay().sweep();
+
+    assertThat(calls)
+        .as("a3 is never published: its predecessor failed")
+        .containsExactly(List.of("a1", "b1"), List.of("a2", "b2"), List.of("b3"));
+    assertThat(result.published()).isEqualTo(4);
+    assertThat(result.retried()).isEqualTo(1);
+    assertThat(store.get("a2").attempts()).isEqualTo(1);
+    OutboxRow heldBack = store.get("a3");
+    assertThat(heldBack.status()).isEqualTo(OutboxStatus.PENDING);
+    assertThat(heldBack.attempts()).as("no attempt counted").isZero();
+    assertThat(heldBack.leaseUntil()).as("its claim given back").isZero();
+
+    refused.clear();
+    clock.advance(Duration.ofMinutes(5)); // past a2's backoff
+    OutboxRelay next = relay();
+    next.sweep();
+    next.sweep();
+    assertThat(calls.subList(3, calls.size()))
+        .as("the key resumes in order")
+        .containsExactly(List.of("a2"), List.of("a3"));
+    assertThat(store.count(OutboxStatus.SENT)).isEqualTo(6);
+  }
+
+  @Test
+  void wavesThatWouldNotFitInTheClaimAreGivenBackAtOnceNotFenced() {
+    row("a1", "a");
+    row("a2", "a");
+    row("a3", "a");
+    duringCall = () -> clock.advance(Duration.ofSeconds(20)); // a slow call: the claim runs low
+
+    SweepResult result = relay().sweep();
+
+    assertThat(calls).containsExactly(List.of("a1"));
+    assertThat(store.get("a1").status()).isEqualTo(OutboxStatus.SENT);
+    assertThat(result.overlaps()).as("nothing fenced").isZero();
+    assertThat(result.blocked()).isEqualTo(2);
+    for (String id : List.of("a2", "a3")) {
+      OutboxRow givenBack = store.get(id);
+      assertThat(givenBack.status()).isEqualTo(OutboxStatus.PENDING);
+      assertThat(givenBack.attempts()).isZero();
+      assertThat(givenBack.leaseUntil()).as("free at once, not after the claim").isZero();
+    }
+
+    duringCall = () -> {};
+    OutboxRelay next = relay();
+    next.sweep();
+    next.sweep();
+    assertThat(calls.subList(1, calls.size())).containsExactly(List.of("a2"), List.of("a3"));
+  }
+}
