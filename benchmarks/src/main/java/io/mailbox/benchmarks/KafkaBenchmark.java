@@ -225,6 +225,9 @@ public final class KafkaBenchmark {
       for (int i = 0; i < n; i++) {
         sent.add(producer.send(asTheProviderSends(topic, done + i)));
       }
+      if (n > 1) {
+        producer.flush(); // as the provider does with a batch: out now, not after the linger
+      }
       for (Future<RecordMetadata> acknowledged : sent) {
         acknowledged.get(30, TimeUnit.SECONDS);
       }

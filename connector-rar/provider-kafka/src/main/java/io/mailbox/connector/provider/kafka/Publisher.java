@@ -40,6 +40,12 @@ final class Publisher implements AutoCloseable {
         throw failed(addresses.get(i), e);
       }
     }
+    if (sent.size() > 1) {
+      // The whole batch is here: send it now rather than after the linger. A caller that posts in
+      // rounds (the outbox relay's waves) would otherwise wait the linger once per round. A flush
+      // waits for the records sent before it, each bounded by the delivery timeout (the bound).
+      producer.flush();
+    }
     for (int i = 0; i < sent.size(); i++) {
       try {
         sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

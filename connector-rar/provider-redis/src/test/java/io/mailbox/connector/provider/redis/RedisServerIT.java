@@ -26,10 +26,13 @@ import org.junit.jupiter.api.Test;
  * middle of 10,000 posts (with an append-only file fsynced at every write, what Redis promises to
  * keep) loses no acknowledged post; without persistence it comes back empty and the provider makes
  * its group again and carries on; a server that stops answering fails a post after the publish
- * bound with an error naming the address and the bound; a server down at start is used once up.
+ * bound with an error naming the address and the bound; a server down at start is used once up; an
+ * operator's removal while it is away fails coded and removes nothing.
  */
 class RedisServerIT {
   private static final MailAddress ORDERS = MailAddress.parse("redis://orders@shop/restart");
+  // What bounds every Redis call (its socket timeout) in the removal test.
+  private static final Duration BOUND = Duration.ofSeconds(2);
 
   @Test
   void aServerKilledAndStartedAgainMidRunLosesNoAcknowledgedPost() throws Exception {
@@ -164,6 +167,71 @@ class RedisServerIT {
           .extracting(d -> d.message().id())
           .containsExactly("b");
       provider.stop(false);
+    }
+  }
+
+  /**
+   * An operator's removal while Redis is away, killed or hung (SIGSTOP): a removal by key, a purge
+   * and a parked purge fail with the coded "unavailable" error within a bound, and once Redis is
+   * back every entry is still queued.
+   */
+  @Test
+  void aRemovalWhileTheServerIsAwayFailsCodedAndRemovesNothing() throws Exception {
+    try (PrivateRedisServer server = PrivateRedisServer.withAppendOnlyFile()) {
+      MailboxProvider provider = started(settings(server.url()).withPublishTimeout(BOUND));
+      for (String id : List.of("a", "b", "c")) {
+        provider.post(MailMessage.to(ORDERS).id(id).body("{}").build());
+      }
+      String key = provider.fetch(ORDERS, FetchOptions.peek(1)).get(0).key();
+
+      server.pause();
+      try {
+        assertRemovalFailsWithinBound(provider, key, "hung");
+      } finally {
+        server.resume();
+      }
+      server.kill();
+      assertRemovalFailsWithinBound(provider, key, "killed");
+      server.start();
+
+      Eventually.await(
+          "the same three once Redis is back",
+          Duration.ofSeconds(30),
+          () -> peekIds(provider).equals(List.of("a", "b", "c")));
+      assertThat(provider.removeQueued(ORDERS, key)).as("works again").isEqualTo(1);
+      provider.stop(false);
+    }
+  }
+
+  private static void assertRemovalFailsWithinBound(
+      MailboxProvider provider, String key, String how) {
+    Map<String, Runnable> removals = new java.util.LinkedHashMap<>();
+    removals.put("a removal by key", () -> provider.removeQueued(ORDERS, key));
+    removals.put("a purge", () -> provider.removeQueued(ORDERS, null));
+    removals.put("a parked purge", () -> provider.purgeParked(ORDERS, null));
+    removals.forEach(
+        (what, removal) -> {
+          long started = System.nanoTime();
+          assertThatThrownBy(removal::run)
+              .as(what + ", server " + how)
+              .isInstanceOf(MailboxException.class)
+              .hasMessageStartingWith("MBX-2003");
+          Duration took = Duration.ofNanos(System.nanoTime() - started);
+          System.out.printf(
+              "RedisServerIT: %s, server %s: refused in %d ms%n", what, how, took.toMillis());
+          assertThat(took)
+              .as(what + ": within a few of its calls' bound (" + BOUND + "), server " + how)
+              .isLessThan(BOUND.multipliedBy(4));
+        });
+  }
+
+  private static List<String> peekIds(MailboxProvider provider) {
+    try {
+      return provider.fetch(ORDERS, FetchOptions.peek(5)).stream()
+          .map(d -> d.message().id())
+          .toList();
+    } catch (MailboxException notYet) {
+      return List.of();
     }
   }
 
