@@ -52,21 +52,41 @@ final class DestinationPublish {
     this.publisher = publisher;
   }
 
+  /** The addresses of {@code rows} whose transport keeps a call's order: one call for a key. */
+  Set<String> keepingOrder(List<OutboxRow> rows) {
+    Set<String> ordered = new HashSet<>();
+    Set<String> asked = new HashSet<>();
+    for (OutboxRow row : rows) {
+      if (asked.add(row.address()) && publisher.keepsOrderWithinCall(row.address())) {
+        ordered.add(row.address());
+      }
+    }
+    return ordered;
+  }
+
   /**
-   * Publishes {@code rows} (already validated: every address parses), one call per provider.
+   * Publishes {@code rows} (already validated: every address parses), one call per provider and
+   * wave.
    *
+   * @param ordered the addresses whose transport keeps a call's order ({@link #keepingOrder})
    * @param mayStart the fence, asked before every call: false leaves that call's rows unpublished
+   * @param mayGoOn asked before every wave after the first: false gives back that wave and every
+   *     later one (the claim or the sweep's time would run out), rather than letting them be fenced
+   *     (a fenced row waits for its claim to expire)
    * @return one result per row, in the order given
    */
-  List<Result> publish(List<OutboxRow> rows, BooleanSupplier mayStart) {
+  List<Result> publish(
+      List<OutboxRow> rows,
+      Set<String> ordered,
+      BooleanSupplier mayStart,
+      BooleanSupplier mayGoOn) {
     Result[] results = new Result[rows.size()];
     Set<String> halted = new HashSet<>(); // keys with a row that did not go
-    List<List<Integer>> waves = waves(rows);
+    List<List<Integer>> waves = waves(rows, ordered);
+    boolean fits = true;
     for (int n = 0; n < waves.size(); n++) {
       List<Integer> wave = waves.get(n);
-      // A later wave that would not fit in the claim gives its rows back at once rather than
-      // letting them be fenced: a fenced row waits for its claim to expire.
-      boolean fits = n == 0 || mayStart.getAsBoolean();
+      fits = fits && (n == 0 || mayGoOn.getAsBoolean()); // once out of time, for good
       List<Integer> going = new ArrayList<>(wave.size());
       for (int i : wave) {
         if (!fits || halted.contains(rows.get(i).blockingKey())) {
@@ -89,15 +109,14 @@ final class DestinationPublish {
    * The rows' indexes by wave: the n-th row of each key goes in wave n, on a transport that does
    * not keep a call's order; every other row in the first.
    */
-  private List<List<Integer>> waves(List<OutboxRow> rows) {
+  private static List<List<Integer>> waves(List<OutboxRow> rows, Set<String> ordered) {
     List<List<Integer>> waves = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
-    Map<String, Boolean> ordered = new HashMap<>();
     for (int i = 0; i < rows.size(); i++) {
       OutboxRow row = rows.get(i);
       String key = row.blockingKey();
       int wave = 0;
-      if (key != null && !ordered.computeIfAbsent(row.address(), publisher::keepsOrderWithinCall)) {
+      if (key != null && !ordered.contains(row.address())) {
         wave = seen.merge(key, 1, Integer::sum) - 1;
       }
       while (waves.size() <= wave) {

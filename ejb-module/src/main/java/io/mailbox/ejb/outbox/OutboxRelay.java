@@ -105,18 +105,18 @@ public final class OutboxRelay {
       for (OutboxRow row : page) {
         if (tally.scanned >= settings.scanLimit()
             || tally.published + batch.rows().size() >= settings.publishLimit()) {
-          relay(batch, tally);
+          relay(batch, tally, deadline);
           break sweep;
         }
         long now = clock.millis();
         // A row starts only while the claim, publish and status write still fit in the sweep.
         if (now + settings.reservedPerRow().toMillis() > deadline) {
-          relay(batch, tally);
+          relay(batch, tally, deadline);
           break sweep;
         }
         if (!batch.admits(row)) {
           // The key's earlier row must be out before this one may go.
-          relay(batch, tally);
+          relay(batch, tally, deadline);
           batch = new RelayBatch();
         }
         tally.scanned++;
@@ -139,7 +139,7 @@ public final class OutboxRelay {
         }
         batch.add(row);
       }
-      relay(batch, tally);
+      relay(batch, tally, deadline);
     }
     return new SweepResult(
         tally.scanned,
@@ -178,7 +178,7 @@ public final class OutboxRelay {
    * settles one batch. A key "stops" at its first row that does not go: its later rows in the batch
    * do not go either, and it stays blocked for the lap.
    */
-  private void relay(RelayBatch batch, Tally tally) {
+  private void relay(RelayBatch batch, Tally tally, long deadline) {
     if (batch.isEmpty()) {
       return;
     }
@@ -192,6 +192,8 @@ public final class OutboxRelay {
     if (claimable.isEmpty()) {
       return;
     }
+    // Asked before the claim: a lookup that fails then leaves nothing claimed.
+    Set<String> ordered = destinations.keepingOrder(claimable);
     long leaseUntil = clock.millis() + settings.claimLease().toMillis();
     List<Boolean> claims = claim(claimable, leaseUntil);
     List<OutboxRow> claimed = new ArrayList<>();
@@ -217,8 +219,15 @@ public final class OutboxRelay {
     // status write and the skew.
     List<DestinationPublish.Result> results =
         destinations.publish(
-            claimed, () -> clock.millis() + settings.reservedPerRow().toMillis() <= leaseUntil);
+            claimed,
+            ordered,
+            () -> clock.millis() + settings.reservedPerRow().toMillis() <= leaseUntil,
+            // A later wave also waits for the next sweep once this one's time is up.
+            () ->
+                clock.millis() + settings.reservedPerRow().toMillis()
+                    <= Math.min(leaseUntil, deadline));
     List<OutboxRow> published = new ArrayList<>();
+    List<OutboxRow> heldBack = new ArrayList<>();
     for (DestinationPublish.Result result : results) {
       OutboxRow row = result.row();
       switch (result.state()) {
@@ -240,13 +249,15 @@ public final class OutboxRelay {
           tally.overlaps++;
         }
         case HELD_BACK -> {
-          // An earlier row of its key did not go: given back unpublished, no attempt counted.
           stop(row, stopped);
-          tally.count(settlement.returned(row));
+          heldBack.add(row);
         }
       }
     }
     markSent(published, stopped, tally);
+    // Given back unpublished, no attempt counted; after the sent rows are marked, while the claim
+    // still covers them.
+    heldBack.forEach(row -> tally.count(settlement.returned(row)));
     for (String key : batch.keys()) {
       if (!stopped.containsKey(key) && !batch.isBlockedBehind(key)) {
         blockedKeys.remove(key); // all out: the key's next row may go in this lap

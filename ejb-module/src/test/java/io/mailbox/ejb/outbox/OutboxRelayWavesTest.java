@@ -23,6 +23,7 @@ class OutboxRelayWavesTest {
   private final List<List<String>> calls = new ArrayList<>();
   private final Set<String> refused = new HashSet<>();
   private Runnable duringCall = () -> {};
+  private int throwOnCall = -1; // the call (0-based) that throws instead of answering
   private int sequence;
 
   private final OutboxPublisher unordered =
@@ -36,6 +37,9 @@ class OutboxRelayWavesTest {
         public List<Exception> publishAll(List<OutboxRow> rows) {
           calls.add(rows.stream().map(OutboxRow::id).toList());
           duringCall.run();
+          if (calls.size() - 1 == throwOnCall) {
+            throw new IllegalStateException("the publisher broke");
+          }
           return rows.stream()
               .map(row -> refused.contains(row.id()) ? new IllegalStateException("down") : null)
               .map(Exception.class::cast)
@@ -44,13 +48,21 @@ class OutboxRelayWavesTest {
       };
 
   private OutboxRelay relay() {
-    return new OutboxRelay(store, unordered, RelaySettings.defaults(), clock, "relay-1");
+    return relay(RelaySettings.defaults());
+  }
+
+  private OutboxRelay relay(RelaySettings settings) {
+    return new OutboxRelay(store, unordered, settings, clock, "relay-1");
   }
 
   private void row(String id, String key) {
+    row(id, key, ORDERS);
+  }
+
+  private void row(String id, String key, String address) {
     store.insert(
         PendingRows.pending(
-            id, key, ORDERS, String.format("%016d", ++sequence), clock.millis(), 0));
+            id, key, address, String.format("%016d", ++sequence), clock.millis(), 0));
   }
 
   @Test
@@ -129,5 +141,101 @@ class OutboxRelayWavesTest {
     next.sweep();
     next.sweep();
     assertThat(calls.subList(1, calls.size())).containsExactly(List.of("a2"), List.of("a3"));
+  }
+
+  @Test
+  void aPublisherThatThrowsInALaterWaveFailsThatWavesRowsAndHoldsBackTheirKeys() {
+    row("a1", "a");
+    row("b1", "b");
+    row("a2", "a");
+    row("b2", "b");
+    row("a3", "a");
+    throwOnCall = 1;
+
+    SweepResult result = relay().sweep();
+
+    assertThat(calls).containsExactly(List.of("a1", "b1"), List.of("a2", "b2"));
+    assertThat(result.published()).isEqualTo(2);
+    assertThat(result.retried()).isEqualTo(2);
+    assertThat(store.get("a3").attempts()).as("held back, never tried").isZero();
+    assertThat(store.get("a3").leaseUntil()).isZero();
+  }
+
+  @Test
+  void aKeyHeldBackStaysBlockedForTheRestOfTheLapOfTheSameRelay() {
+    row("a1", "a");
+    row("a2", "a");
+    row("a3", "a");
+    refused.add("a2");
+    OutboxRelay relay = relay();
+
+    relay.sweep();
+    refused.clear();
+    row("a4", "a"); // written after the cursor passed a3: met in this lap
+    relay.sweep();
+
+    assertThat(calls)
+        .as("a3 and a4 wait behind a2, which backs off")
+        .containsExactly(List.of("a1"), List.of("a2"));
+  }
+
+  @Test
+  void aProviderThatKeepsACallsOrderGetsAKeysRowsInOneCallBesideTheWaves() {
+    String memOrders = "mem:events@shop/orders.placed.v1";
+    OutboxPublisher mixed =
+        new OutboxPublisher() {
+          @Override
+          public boolean keepsOrderWithinCall(String address) {
+            return address.startsWith("mem:");
+          }
+
+          @Override
+          public void publish(OutboxRow row) {
+            throw new AssertionError("the relay publishes batches");
+          }
+
+          @Override
+          public List<Exception> publishAll(List<OutboxRow> rows) {
+            return unordered.publishAll(rows);
+          }
+        };
+    row("m1", "m", memOrders);
+    row("k1", "k");
+    row("m2", "m", memOrders);
+    row("k2", "k");
+
+    new OutboxRelay(store, mixed, RelaySettings.defaults(), clock, "relay-1").sweep();
+
+    assertThat(calls)
+        .as("one call per provider and wave; mem's rows all in the first")
+        .containsExactly(List.of("m1", "m2"), List.of("k1"), List.of("k2"));
+    assertThat(store.count(OutboxStatus.SENT)).isEqualTo(4);
+  }
+
+  @Test
+  void aLaterWaveWaitsForTheNextSweepOnceTheSweepsTimeIsUp() {
+    RelaySettings longClaim =
+        new RelaySettings(
+            2000,
+            500,
+            10,
+            Duration.ofSeconds(1),
+            Duration.ofMinutes(5),
+            Duration.ofSeconds(60), // the claim would still cover the next wave
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(30), // the sweep's deadline would not
+            262_144,
+            Duration.ofDays(7));
+    row("a1", "a");
+    row("a2", "a");
+    duringCall = () -> clock.advance(Duration.ofSeconds(15));
+
+    SweepResult result = relay(longClaim).sweep();
+
+    assertThat(calls).containsExactly(List.of("a1"));
+    assertThat(result.blocked()).isEqualTo(1);
+    assertThat(store.get("a2").leaseUntil()).as("given back").isZero();
   }
 }
