@@ -16,7 +16,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * resource adapter is the application's.
  */
 final class KafkaClients {
-  private static final int LINGER_MILLIS = 5;
+  /** How long a single post waits for others to share its request. */
+  static final int LINGER_MILLIS = 5;
 
   private KafkaClients() {}
 
@@ -24,20 +25,21 @@ final class KafkaClients {
    * Idempotent, {@code acks=all}: Kafka acknowledges a record once every in-sync replica has it,
    * and retries cannot duplicate or reorder it. A send gives up after the publish bound.
    */
-  static KafkaProducer<byte[], byte[]> producer(KafkaSettings settings) {
+  static KafkaProducer<byte[], byte[]> producer(
+      KafkaSettings settings, String clientId, int lingerMillis) {
     Properties properties = new Properties();
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-    properties.put(ProducerConfig.CLIENT_ID_CONFIG, "mailbox-producer");
+    properties.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
     properties.put(ProducerConfig.ACKS_CONFIG, "all");
     properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    properties.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MILLIS);
+    properties.put(ProducerConfig.LINGER_MS_CONFIG, lingerMillis);
     long bound = settings.publishTimeout().toMillis();
     int requestTimeout = (int) Math.min(30_000, Math.max(1_000, bound));
     properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeout);
     // Kafka requires delivery.timeout >= linger + request timeout.
     properties.put(
         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
-        (int) Math.max(bound, requestTimeout + LINGER_MILLIS));
+        (int) Math.max(bound, requestTimeout + lingerMillis));
     properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, bound);
     return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
   }

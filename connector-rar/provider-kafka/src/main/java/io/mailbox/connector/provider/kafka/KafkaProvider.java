@@ -23,7 +23,6 @@ import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,7 +104,7 @@ public final class KafkaProvider extends TransportBase
   @Override
   public void start() {
     cluster = new ClusterLink(settings, clock());
-    publisher = new Publisher(KafkaClients.producer(settings), settings.publishTimeout());
+    publisher = new Publisher(settings);
     peeks = new TopicPeek(settings, cluster, names);
     parked = new ParkedTopics(names, cluster, publisher, peeks);
     sweeper.start();
@@ -133,23 +132,23 @@ public final class KafkaProvider extends TransportBase
 
   @Override
   public void send(MailAddress topic, MailMessage copy) {
-    publish(List.of(topic), List.of(copy));
+    publish(List.of(topic), List.of(copy), false);
   }
 
   @Override
   public void sendAll(List<MailMessage> copies) {
-    publish(copies.stream().map(MailMessage::to).toList(), copies);
+    publish(copies.stream().map(MailMessage::to).toList(), copies, true);
   }
 
   /** Writes each copy to its address's topic; returns once Kafka acknowledged all of them. */
-  private void publish(List<MailAddress> addresses, List<MailMessage> copies) {
-    List<String> topics = new ArrayList<>(copies.size());
-    for (MailAddress address : addresses) {
-      topics.add(RequestReply.isSharedInbox(address) ? names.topic(address) : prepare(address));
-    }
-    publisher.publishAll(addresses, topics, copies);
+  private void publish(List<MailAddress> addresses, List<MailMessage> copies, boolean together) {
+    Set<MailAddress> posted = publisher.publishAll(addresses, this::topicToPost, copies, together);
     Instant now = now();
-    addresses.forEach(address -> lastActivity.put(address, now));
+    posted.forEach(address -> lastActivity.put(address, now));
+  }
+
+  private String topicToPost(MailAddress address) {
+    return RequestReply.isSharedInbox(address) ? names.topic(address) : prepare(address);
   }
 
   /** The topic of {@code address}, known to exist, its group started. */

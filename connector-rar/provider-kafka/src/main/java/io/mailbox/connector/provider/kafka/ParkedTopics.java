@@ -34,7 +34,7 @@ final class ParkedTopics {
   void park(MailAddress address, MailMessage record) {
     String parked = names.parkedTopic(address);
     cluster.ensureTopic(address, parked, "(none: parked records are not read)");
-    publisher.publishAll(List.of(address), List.of(parked), List.of(record));
+    publisher.publishAll(List.of(address), any -> parked, List.of(record), false);
     LOG.warning(() -> "Parked " + record + " in Kafka topic " + parked);
   }
 

@@ -7,44 +7,65 @@ import io.mailbox.connector.api.MailboxException;
 import io.mailbox.connector.spi.PublishBound;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
- * Writes records and waits, within the publish bound, until Kafka acknowledged every one of them.
- * Records sent together go out as one batch (the producer gathers them). A failure names the
- * address and the bound, and says whether the record may still be stored.
+ * Writes records and waits, within the publish bound, until Kafka acknowledged every one of them. A
+ * failure names the address and the bound, and says whether the record may still be stored.
+ *
+ * <p>Two producers: single posts go through one that lingers a few milliseconds, so that posts of
+ * concurrent callers share a request; the records of one call ({@code postAll}) go through one that
+ * does not linger, since the whole batch is already there: a caller that posts in rounds (the
+ * outbox relay's waves) would otherwise wait the linger once per round. (A {@code flush()} would do
+ * it too, but it also waits for every other caller's records, without a bound of its own.)
  */
 final class Publisher implements AutoCloseable {
-  private final KafkaProducer<byte[], byte[]> producer;
+  private final KafkaProducer<byte[], byte[]> single;
+  private final KafkaProducer<byte[], byte[]> batches;
   private final Duration bound;
 
-  Publisher(KafkaProducer<byte[], byte[]> producer, Duration bound) {
-    this.producer = producer;
-    this.bound = bound;
+  Publisher(KafkaSettings settings) {
+    this.single = KafkaClients.producer(settings, "mailbox-producer", KafkaClients.LINGER_MILLIS);
+    this.batches = KafkaClients.producer(settings, "mailbox-batch-producer", 0);
+    this.bound = settings.publishTimeout();
   }
 
-  void publishAll(List<MailAddress> addresses, List<String> topics, List<MailMessage> copies) {
+  /**
+   * @param addresses each copy's address
+   * @param topicOf the topic of an address, asked once per address of the call
+   * @param together the records of one call: sent at once, without the linger
+   * @return the addresses posted to
+   */
+  Set<MailAddress> publishAll(
+      List<MailAddress> addresses,
+      Function<MailAddress, String> topicOf,
+      List<MailMessage> copies,
+      boolean together) {
+    KafkaProducer<byte[], byte[]> producer = together ? batches : single;
+    Map<MailAddress, String> topics = new HashMap<>();
+    for (MailAddress address : addresses) {
+      topics.computeIfAbsent(address, topicOf);
+    }
     long deadline = System.nanoTime() + bound.toNanos();
     List<Future<RecordMetadata>> sent = new ArrayList<>(copies.size());
     for (int i = 0; i < copies.size(); i++) {
       try {
-        sent.add(producer.send(KafkaRecords.record(topics.get(i), copies.get(i))));
+        String topic = topics.get(addresses.get(i));
+        sent.add(producer.send(KafkaRecords.record(topic, copies.get(i))));
       } catch (RuntimeException e) {
         throw failed(addresses.get(i), e);
       }
-    }
-    if (sent.size() > 1) {
-      // The whole batch is here: send it now rather than after the linger. A caller that posts in
-      // rounds (the outbox relay's waves) would otherwise wait the linger once per round. A flush
-      // waits for the records sent before it, each bounded by the delivery timeout (the bound).
-      producer.flush();
     }
     for (int i = 0; i < sent.size(); i++) {
       try {
@@ -58,6 +79,7 @@ final class Publisher implements AutoCloseable {
         throw failed(addresses.get(i), e);
       }
     }
+    return topics.keySet();
   }
 
   private MailboxException failed(MailAddress address, Throwable cause) {
@@ -89,6 +111,7 @@ final class Publisher implements AutoCloseable {
 
   @Override
   public void close() {
-    producer.close(Duration.ofSeconds(5));
+    single.close(Duration.ofSeconds(5));
+    batches.close(Duration.ofSeconds(5));
   }
 }
