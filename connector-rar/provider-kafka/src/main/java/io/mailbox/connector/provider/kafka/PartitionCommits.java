@@ -34,11 +34,6 @@ final class PartitionCommits {
     this.syncBound = syncBound;
   }
 
-  /** The window of a partition this member holds, or null once it was revoked (or never held). */
-  OffsetWindow window(TopicPartition partition) {
-    return windows.get(partition);
-  }
-
   boolean holds(TopicPartition partition) {
     return windows.containsKey(partition);
   }
@@ -68,6 +63,14 @@ final class PartitionCommits {
       again.remove(offset);
     }
     return true;
+  }
+
+  /** A record was settled: it no longer holds its partition's commit back (if still held). */
+  void settled(TopicPartition partition, long offset) {
+    OffsetWindow window = windows.get(partition);
+    if (window != null) {
+      window.settled(offset);
+    }
   }
 
   /** A record handed out waits again (put back, or until its retry): no longer taken. */

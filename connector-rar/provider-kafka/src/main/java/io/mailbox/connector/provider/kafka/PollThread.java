@@ -71,12 +71,13 @@ final class PollThread {
     }
   }
 
-  /** Waits at most {@code bound} for a task and runs it (on the poll thread). */
+  /** Waits at most {@code bound} for a task, then runs every task waiting (on the poll thread). */
   void awaitTask(Duration bound) {
     try {
       Runnable task = tasks.poll(bound.toNanos(), TimeUnit.NANOSECONDS);
       if (task != null) {
         task.run();
+        runTasks();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -8,7 +8,10 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -16,6 +19,7 @@ import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
@@ -43,9 +47,8 @@ final class TopicReader implements AddressReader {
   static final int MAX_UNSETTLED = 1_000;
   private static final int MAX_BACKLOG = 1_000;
   private static final Logger LOG = Logger.getLogger(TopicReader.class.getName());
-  // Short: settlements, retries and fetches wait for the poll to return (a paused consumer's poll
-  // blocks its whole timeout). 100 ms cost the benchmark's subscriber 0.10 of a raw consumer and a
-  // channel up to 100 ms per leased record.
+  // Short: retries and fetches wait for the poll to return. 100 ms cost the benchmark's
+  // subscriber 0.10 of a raw consumer and a channel up to 100 ms per leased record.
   private static final Duration POLL = Duration.ofMillis(5);
   private static final Duration CLOSE_BOUND = Duration.ofSeconds(10);
   private static final Duration FAILED_PUSH_PAUSE = Duration.ofSeconds(1);
@@ -65,6 +68,9 @@ final class TopicReader implements AddressReader {
   private final PollThread poller;
   private final Fetches fetches;
   private final Map<String, Pending> handedOut = new ConcurrentHashMap<>(); // by send id
+  // Settled, waiting for the poll thread to move them into their windows.
+  private final Queue<Pending> settled = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean settledQueued = new AtomicBoolean();
 
   // Owned by the poll thread:
   private final PartitionCommits partitions;
@@ -159,15 +165,24 @@ final class TopicReader implements AddressReader {
       settling.decrementAndGet();
       return;
     }
-    poller.add(
-        () -> {
-          OffsetWindow window = partitions.window(pending.partition());
-          if (window != null) {
-            window.settled(pending.offset());
-          }
-          partitions.count();
-          settling.decrementAndGet();
-        });
+    settled.add(pending);
+    // One task however many settle meanwhile, not a task and a wake-up of the poll thread each.
+    if (settledQueued.compareAndSet(false, true)) {
+      poller.add(this::applySettlements);
+    }
+  }
+
+  /** Moves the settled records into their partitions' windows (on the poll thread). */
+  private void applySettlements() {
+    settledQueued.set(false); // first: a settlement from now on queues a task of its own
+    int applied = 0;
+    Pending pending;
+    while ((pending = settled.poll()) != null) {
+      partitions.settled(pending.partition(), pending.offset());
+      applied++;
+    }
+    partitions.count();
+    settling.addAndGet(-applied);
   }
 
   /**
@@ -269,9 +284,11 @@ final class TopicReader implements AddressReader {
   }
 
   private void pollInto(Duration timeout) {
-    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(timeout)) {
-      TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-      backlog.addLast(new Pending(partition, record.offset(), read.apply(record)));
+    ConsumerRecords<byte[], byte[]> records = consumer.poll(timeout);
+    for (TopicPartition partition : records.partitions()) {
+      for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+        backlog.addLast(new Pending(partition, record.offset(), read.apply(record)));
+      }
     }
   }
 
@@ -329,10 +346,7 @@ final class TopicReader implements AddressReader {
   void settleTaken(Pending pending) {
     // Counted as settled before it stops counting as handed out: the caller, who has it already,
     // may read the status at any moment, and must never see it as unread again.
-    OffsetWindow window = partitions.window(pending.partition());
-    if (window != null) {
-      window.settled(pending.offset());
-    }
+    partitions.settled(pending.partition(), pending.offset());
     partitions.count();
     handedOut.remove(pending.copy().sendId().orElseThrow());
   }

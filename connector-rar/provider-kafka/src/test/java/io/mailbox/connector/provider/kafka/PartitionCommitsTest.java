@@ -19,7 +19,7 @@ class PartitionCommitsTest {
 
     assertThat(commits.handOut(zero, 10)).isTrue();
     assertThat(commits.handOut(zero, 11)).isTrue();
-    commits.window(zero).settled(10); // settled, not committed: still not waiting
+    commits.settled(zero, 10); // settled, not committed: still not waiting
 
     assertThat(commits.handedOut(0, 10)).isTrue();
     assertThat(commits.handedOut(0, 11)).isTrue();
