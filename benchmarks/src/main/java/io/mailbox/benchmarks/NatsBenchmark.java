@@ -102,6 +102,7 @@ public final class NatsBenchmark {
         double rawConsume = rawConsume(raw, stream, rawSubject, rawConsumer, messages);
         ProviderBench.publish(provider, consumeOurs, messages, batch, ProviderBench.BODY);
         double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
+        double ourFirst = ProviderBench.firstRecordMillis;
 
         MailAddress consumeIterated = address("consume-iterated", round);
         String iteratedSubject = subject(provider, consumeIterated);
@@ -125,6 +126,9 @@ public final class NatsBenchmark {
             "round %d: publish raw %,.0f/s ours %,.0f/s | consume raw %,.0f/s ours %,.0f/s |"
                 + " relay %,.0f rows/s, raw one-by-one %,.0f/s%n",
             round + 1, rawPublish, ourPublish, rawConsume, ourConsume, relayed, rawOneByOne);
+        System.out.printf(
+            "         consume raw iterate %,.0f/s; first message after ours %.1f ms, iterate %.1f ms%n",
+            rawIterated, ourFirst, iteratedFirstMillis);
       }
       BrokerBenchReport.print(rates, "acknowledged publish one by one");
       System.out.printf(
@@ -229,6 +233,9 @@ public final class NatsBenchmark {
     return rate;
   }
 
+  /** How long the last {@link #rawConsumeIterated} waited for its first message. */
+  private static double iteratedFirstMillis;
+
   /**
    * The same consumer read through jnats's own prefetching API (what its documentation recommends
    * over {@code fetch}): messages pulled ahead in batches of 256, each acknowledged, the acks
@@ -237,6 +244,7 @@ public final class NatsBenchmark {
   private static double rawConsumeIterated(
       Connection raw, String stream, String consumer, int count) throws Exception {
     long start = System.nanoTime();
+    iteratedFirstMillis = -1;
     int seen = 0;
     try (IterableConsumer iterator =
         raw.getConsumerContext(stream, consumer)
@@ -245,6 +253,9 @@ public final class NatsBenchmark {
         Message message = iterator.nextMessage(Duration.ofMillis(250));
         if (message == null) {
           continue;
+        }
+        if (seen == 0) {
+          iteratedFirstMillis = (System.nanoTime() - start) / 1e6;
         }
         new String(message.getData(), StandardCharsets.UTF_8);
         message.ack();

@@ -6,6 +6,7 @@ import io.nats.client.Message;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The delivered messages this server holds and has not settled (a subscriber's, or a fetch's once
@@ -18,24 +19,46 @@ final class HeldMessages {
   record Held(MailAddress address, Message message) {}
 
   private final Map<String, Held> held = new ConcurrentHashMap<>();
+  // Kept beside the map: a reader asks for its address's count several times per batch, and
+  // counting the map's entries each time cost a scan of up to a thousand per question.
+  private final Map<MailAddress, AtomicLong> counts = new ConcurrentHashMap<>();
 
   void hold(MailMessage copy, MailAddress address, Message message) {
-    held.put(copy.sendId().orElseThrow(), new Held(address, message));
+    Held previous = held.put(copy.sendId().orElseThrow(), new Held(address, message));
+    countOf(address).incrementAndGet();
+    if (previous != null) {
+      countOf(previous.address()).decrementAndGet();
+    }
   }
 
   /** The held message of {@code copy}, no longer held; empty when it was settled already. */
   Optional<Message> release(MailMessage copy) {
     Held released = held.remove(copy.sendId().orElseThrow());
-    return released == null ? Optional.empty() : Optional.of(released.message());
+    if (released == null) {
+      return Optional.empty();
+    }
+    countOf(released.address()).decrementAndGet();
+    return Optional.of(released.message());
   }
 
   /** Forgets {@code message} wherever it is held (its hand-over failed). */
   void drop(Message message) {
-    held.values().removeIf(h -> h.message() == message);
+    held.forEach(
+        (sendId, entry) -> {
+          if (entry.message() == message) {
+            forget(sendId, entry);
+          }
+        });
   }
 
   long count(MailAddress address) {
-    return held.values().stream().filter(h -> h.address().equals(address)).count();
+    AtomicLong count = counts.get(address);
+    // Below zero for an instant when a release overtakes its hold's count.
+    return count == null ? 0 : Math.max(0, count.get());
+  }
+
+  private AtomicLong countOf(MailAddress address) {
+    return counts.computeIfAbsent(address, a -> new AtomicLong());
   }
 
   int size() {
@@ -48,6 +71,13 @@ final class HeldMessages {
   }
 
   void clear() {
-    held.clear();
+    held.forEach(this::forget);
+  }
+
+  /** Removes one entry, and counts it out only if this call removed it (never twice). */
+  private void forget(String sendId, Held entry) {
+    if (held.remove(sendId, entry)) {
+      countOf(entry.address()).decrementAndGet();
+    }
   }
 }

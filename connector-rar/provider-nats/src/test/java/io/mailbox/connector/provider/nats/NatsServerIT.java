@@ -3,6 +3,7 @@ package io.mailbox.connector.provider.nats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mailbox.connector.api.AddressStatus;
 import io.mailbox.connector.api.ErrorCode;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
@@ -127,6 +128,67 @@ class NatsServerIT {
           (System.nanoTime() - started) / 1_000_000);
       other.stop(false);
       sender.stop(false);
+    }
+  }
+
+  /**
+   * A reader's batch confirms its acknowledgements without waiting for the answer; the counts that
+   * keep the status right meanwhile must come back to zero when the answer never comes (the server
+   * hangs past the confirmation's bound), neither stuck (hiding unread messages) nor below zero
+   * (showing settled ones as unread).
+   */
+  @Test
+  void confirmationsAHungServerNeverAnswersLeaveTheCountsAfterTheirBound() throws Exception {
+    try (PrivateNatsServer server = PrivateNatsServer.withJetStream()) {
+      NatsProvider transport = provider(settings(server.url()));
+      MailboxProvider reader = MailboxProvider.of(transport);
+      reader.start();
+      MailboxProvider sender = started(settings(server.url()));
+      java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+      Set<String> seen = ConcurrentHashMap.newKeySet();
+      var subscription =
+          reader.subscribe(
+              ORDERS,
+              MailboxSubscriber.of(
+                  m -> {
+                    try {
+                      gate.await(); // the first batch waits here until the server hangs
+                    } catch (InterruptedException stopping) {
+                      Thread.currentThread().interrupt();
+                    }
+                    seen.add(m.id());
+                  }));
+      List<MailMessage> posts = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        posts.add(MailMessage.to(ORDERS).id("c-" + i).body("{}").build());
+      }
+      sender.postAll(posts);
+      Eventually.await(
+          "the reader holds the first of them",
+          Duration.ofSeconds(10),
+          () -> transport.status(ORDERS).inFlightCount() > 0);
+      server.pause(); // acknowledgements and their confirmation go out; nothing answers
+      gate.countDown();
+      Thread.sleep(7_000); // past the 5 s bound of the confirmation
+      server.resume();
+      Eventually.await("all 100 consumed", Duration.ofSeconds(60), () -> seen.size() == 100);
+      subscription.unsubscribe();
+      // Two new posts, held unacknowledged by another instance: the status counts what another
+      // instance holds as unread, less what this one still counts as unconfirmed.
+      sender.subscribe(ORDERS, message -> new java.util.concurrent.CompletableFuture<>());
+      sender.postAll(
+          List.of(
+              MailMessage.to(ORDERS).id("after-1").body("{}").build(),
+              MailMessage.to(ORDERS).id("after-2").body("{}").build()));
+      Eventually.await(
+          "exactly the two new posts unread here, nothing in flight here",
+          Duration.ofSeconds(30),
+          () -> {
+            AddressStatus status = transport.status(ORDERS);
+            return status.unreadCount() == 2 && status.inFlightCount() == 0;
+          });
+      sender.stop(false);
+      reader.stop(false);
     }
   }
 
