@@ -48,9 +48,10 @@ import java.util.concurrent.CompletableFuture;
  *       publishes of R messages one at a time.
  * </ol>
  *
- * Two untimed warm-up rounds, then the measured rounds; medians and ratios printed. Arguments:
- * {@code [messages] [batch] [relayRows] [rounds] [url]} (default 10000 100 2000 5 and the machine's
- * server). The run uses a stream of its own and deletes it at the end.
+ * Untimed warm-up rounds ({@link ProviderBench#warmUpRounds}), then the measured rounds; medians
+ * and ratios printed. Arguments: {@code [messages] [batch] [relayRows] [rounds] [url]} (default
+ * 10000 100 2000 5 and the machine's server). The run uses a stream of its own and deletes it at
+ * the end.
  */
 public final class NatsBenchmark {
   private static final Duration BOUND = Duration.ofSeconds(30);
@@ -81,7 +82,8 @@ public final class NatsBenchmark {
           url, messages, batch, relayRows, stream);
       double[][] rates = new double[6][rounds];
       double[] prefetching = new double[rounds];
-      for (int round = -2; round < rounds; round++) { // rounds -2 and -1: untimed warm-up (JIT)
+      int warmUps = ProviderBench.warmUpRounds(messages);
+      for (int round = -warmUps; round < rounds; round++) { // below 0: untimed warm-up (JIT)
         MailAddress publish = address("publish", round);
         MailAddress consumeRaw = address("consume-raw", round);
         MailAddress consumeOurs = address("consume-ours", round);
@@ -100,16 +102,22 @@ public final class NatsBenchmark {
         String rawConsumer = rawConsumer(raw, stream, rawSubject, round, settings);
         ProviderBench.publish(provider, consumeRaw, messages, batch, ProviderBench.BODY);
         double rawConsume = rawConsume(raw, stream, rawSubject, rawConsumer, messages);
+        // Ours against jnats's prefetching consumer: both stored first, then read in turn, the
+        // first side alternating every round (as for publish).
         ProviderBench.publish(provider, consumeOurs, messages, batch, ProviderBench.BODY);
-        double ourConsume = ProviderBench.consume(provider, consumeOurs, messages);
-        double ourFirst = ProviderBench.firstRecordMillis;
-
         MailAddress consumeIterated = address("consume-iterated", round);
         String iteratedSubject = subject(provider, consumeIterated);
         String iteratedConsumer =
             rawConsumer(raw, stream, iteratedSubject, round, settings, "iterated-");
         ProviderBench.publish(provider, consumeIterated, messages, batch, ProviderBench.BODY);
-        double rawIterated = rawConsumeIterated(raw, stream, iteratedConsumer, messages);
+        double[] consumes =
+            ProviderBench.alternately(
+                round,
+                () -> ProviderBench.consume(provider, consumeOurs, messages),
+                () -> rawConsumeIterated(raw, stream, iteratedConsumer, messages));
+        double ourConsume = consumes[0];
+        double rawIterated = consumes[1];
+        double ourFirst = ProviderBench.firstRecordMillis;
 
         double rawOneByOne =
             rawPublish(raw, stream, subject(provider, rawOneByOneTo), relayRows, 1);
@@ -144,8 +152,9 @@ public final class NatsBenchmark {
     }
   }
 
+  // Names end in the round + 100: warm-up rounds are numbered below 0.
   private static MailAddress address(String what, int round) {
-    return MailAddress.parse("nats://bench@nats/" + what + "-" + (round + 2));
+    return MailAddress.parse("nats://bench@nats/" + what + "-" + (round + 100));
   }
 
   /** The subject the provider maps {@code address} to (its consumer made by the status call). */
@@ -197,7 +206,7 @@ public final class NatsBenchmark {
       NatsSettings settings,
       String namePrefix)
       throws Exception {
-    String name = namePrefix + (round + 2);
+    String name = namePrefix + (round + 100);
     raw.jetStreamManagement()
         .addOrUpdateConsumer(
             stream,

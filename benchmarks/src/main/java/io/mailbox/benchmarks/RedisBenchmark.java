@@ -44,9 +44,10 @@ import redis.clients.jedis.resps.StreamEntry;
  *       messages one at a time.
  * </ol>
  *
- * Two untimed warm-up rounds, then the measured rounds; medians and ratios printed. Arguments:
- * {@code [messages] [batch] [relayRows] [rounds] [url]} (default 10000 100 2000 5 and the machine's
- * server). The run uses a key prefix of its own and deletes its keys at the end.
+ * Untimed warm-up rounds ({@link ProviderBench#warmUpRounds}), then the measured rounds; medians
+ * and ratios printed. Arguments: {@code [messages] [batch] [relayRows] [rounds] [url]} (default
+ * 10000 100 2000 5 and the machine's server). The run uses a key prefix of its own and deletes its
+ * keys at the end.
  */
 public final class RedisBenchmark {
   private RedisBenchmark() {}
@@ -72,7 +73,8 @@ public final class RedisBenchmark {
           "redis: on %s: %d messages in batches of %d, %d relay rows, key prefix %s%n",
           url, messages, batch, relayRows, prefix);
       double[][] rates = new double[6][rounds];
-      for (int round = -2; round < rounds; round++) { // rounds -2 and -1: untimed warm-up (JIT)
+      int warmUps = ProviderBench.warmUpRounds(messages);
+      for (int round = -warmUps; round < rounds; round++) { // below 0: untimed warm-up (JIT)
         MailAddress publish = address("publish", round);
         MailAddress consumeRaw = address("consume-raw", round);
         MailAddress consumeOurs = address("consume-ours", round);
@@ -116,8 +118,9 @@ public final class RedisBenchmark {
     }
   }
 
+  // Names end in the round + 100: warm-up rounds are numbered below 0.
   private static MailAddress address(String what, int round) {
-    return MailAddress.parse("redis://bench@redis/" + what + "-" + (round + 2));
+    return MailAddress.parse("redis://bench@redis/" + what + "-" + (round + 100));
   }
 
   /** The stream the provider maps {@code address} to (its group made by a first post). */

@@ -11,7 +11,6 @@ import io.nats.client.impl.Headers;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -122,7 +121,7 @@ final class NatsMessages {
       List<String> values = header.getValue();
       String raw = values == null || values.isEmpty() ? null : values.get(values.size() - 1);
       String value = raw == null ? null : ForeignHeaders.plainText(raw);
-      if (name.toLowerCase(Locale.ROOT).startsWith(SERVER_PREFIX)) {
+      if (name.regionMatches(true, 0, SERVER_PREFIX, 0, SERVER_PREFIX.length())) {
         if (!ours && name.equalsIgnoreCase("Nats-Msg-Id") && value != null && !value.isBlank()) {
           messageId = value;
         }

@@ -224,7 +224,9 @@ public final class NatsProvider extends TransportBase
 
   private MailMessage read(MailAddress address, Message message) {
     NatsMessages.Received received = NatsMessages.readSafely(address, message);
-    droppedHeaders.addAndGet(received.droppedHeaders());
+    if (received.droppedHeaders() > 0) { // a shared counter: not touched for every message
+      droppedHeaders.addAndGet(received.droppedHeaders());
+    }
     return received.copy();
   }
 
