@@ -21,7 +21,7 @@ import java.util.List;
  */
 final class PullAhead {
   static final int BATCH = 256;
-  static final int AHEAD = 2;
+  static final int AHEAD = 3;
   // A request counts as ended this long after its expiry (its last messages may still be on the
   // way); the drain of a stopping reader waits at most the pull wait plus this.
   private static final long GRACE_NANOS = Duration.ofMillis(100).toNanos();
