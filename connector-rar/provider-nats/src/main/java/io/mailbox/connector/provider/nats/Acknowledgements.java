@@ -27,7 +27,7 @@ final class Acknowledgements {
   /** Acknowledgements of {@code address} sent by a batch and not confirmed yet. */
   long unconfirmed(MailAddress address) {
     AtomicLong count = unconfirmed.get(address);
-    return count == null ? 0 : count.get();
+    return count == null ? 0 : Math.max(0, count.get());
   }
 
   /** The provider stops: nothing is pending any more. */
@@ -78,8 +78,9 @@ final class Acknowledgements {
   private void confirmed(MailAddress address, Message message, Kind kind) {
     Map<MailAddress, Batch> running = batch.get();
     if (running != null) {
-      unconfirmedOf(address).incrementAndGet(); // before the ack: never shown unread meanwhile
-      running.computeIfAbsent(address, a -> new Batch()).sent(message);
+      // Counted before the ack (never shown unread meanwhile), on the counter the batch took at
+      // its first acknowledgement: the one its answer takes them off again, even after a stop.
+      running.computeIfAbsent(address, a -> new Batch(unconfirmedOf(a))).sent(message);
       kind.send(message);
       return;
     }
@@ -108,10 +109,16 @@ final class Acknowledgements {
 
   /** A batch's acknowledgements of one address: how many, and the last message they were for. */
   private static final class Batch {
+    private final AtomicLong unconfirmed;
     private long count;
     private Message last;
 
+    Batch(AtomicLong unconfirmed) {
+      this.unconfirmed = unconfirmed;
+    }
+
     void sent(Message message) {
+      unconfirmed.incrementAndGet();
       count++;
       last = message;
     }
@@ -143,7 +150,7 @@ final class Acknowledgements {
   private void confirmLater(MailAddress address, Batch acks) {
     // The count this batch raised: a provider stop clears the map, and a late answer must not take
     // its acknowledgements off the counts of the next start.
-    AtomicLong count = unconfirmedOf(address);
+    AtomicLong count = acks.unconfirmed;
     Connection connection = acks.last.getConnection();
     if (connection.getStatus() != Connection.Status.CONNECTED) {
       // Nothing to wait for: the server redelivers what it did not get.
@@ -158,7 +165,9 @@ final class Acknowledgements {
           .whenComplete(
               (answer, failed) -> {
                 count.addAndGet(-acks.count);
-                if (failed != null) {
+                // Cancelled: the connection closed (a stop); nothing to report.
+                if (failed != null
+                    && !(failed instanceof java.util.concurrent.CancellationException)) {
                   LOG.info(
                       () ->
                           "NATS did not confirm "

@@ -24,8 +24,10 @@ final class HeldMessages {
   private final Map<MailAddress, AtomicLong> counts = new ConcurrentHashMap<>();
 
   void hold(MailMessage copy, MailAddress address, Message message) {
-    Held previous = held.put(copy.sendId().orElseThrow(), new Held(address, message));
+    // Counted before it is held: a settlement on another thread can then never take it off first,
+    // and for an instant the count is one too high, which shows less unread, never a settled one.
     countOf(address).incrementAndGet();
+    Held previous = held.put(copy.sendId().orElseThrow(), new Held(address, message));
     if (previous != null) {
       countOf(previous.address()).decrementAndGet();
     }
@@ -53,8 +55,7 @@ final class HeldMessages {
 
   long count(MailAddress address) {
     AtomicLong count = counts.get(address);
-    // Below zero for an instant when a release overtakes its hold's count.
-    return count == null ? 0 : Math.max(0, count.get());
+    return count == null ? 0 : count.get();
   }
 
   private AtomicLong countOf(MailAddress address) {

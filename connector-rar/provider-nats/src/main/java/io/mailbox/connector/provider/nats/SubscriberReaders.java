@@ -93,10 +93,11 @@ final class SubscriberReaders {
             Thread.sleep(5);
             continue;
           }
-          pulls.keepAhead(roomFor(address, pulls));
+          pulls.keepAhead(roomFor(address, pulls, 0));
           List<Message> batch = pulls.nextBatch();
-          // Read ahead: the next request goes out before this batch is handed over.
-          pulls.keepAhead(keepReading.getAsBoolean() && roomFor(address, pulls));
+          // Read ahead: the next request goes out before this batch is handed over (the batch in
+          // hand has left the client's queue and is not held yet: it counts too).
+          pulls.keepAhead(keepReading.getAsBoolean() && roomFor(address, pulls, batch.size()));
           if (!batch.isEmpty()) {
             inBatch.accept(() -> deliver.accept(address, batch));
           }
@@ -129,12 +130,12 @@ final class SubscriberReaders {
   }
 
   /**
-   * Whether one more request fits under the bound: what is unsettled here, what waits in the
-   * client's queue, and what the requests out and the new one may bring.
+   * Whether one more request fits under the bound: what is unsettled here, what is in hand, what
+   * waits in the client's queue, and what the requests out and the new one may bring.
    */
-  private boolean roomFor(MailAddress address, PullAhead pulls) {
+  private boolean roomFor(MailAddress address, PullAhead pulls, int inHand) {
     long coming = (long) (pulls.outstanding() + 1) * PullAhead.BATCH;
-    return unsettled.applyAsLong(address) + pulls.queued() + coming <= MAX_UNSETTLED;
+    return unsettled.applyAsLong(address) + inHand + pulls.queued() + coming <= MAX_UNSETTLED;
   }
 
   /**

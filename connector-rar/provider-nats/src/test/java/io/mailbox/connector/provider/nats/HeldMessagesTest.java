@@ -38,6 +38,9 @@ class HeldMessagesTest {
     held.drop(first); // a second drop finds nothing
     assertThat(held.count(ORDERS)).isZero();
     assertThat(held.count(INVOICES)).isEqualTo(1);
+    held.hold(copy(ORDERS, "d"), ORDERS, message());
+    assertThat(held.count(ORDERS)).as("nothing taken off twice").isEqualTo(1);
+    held.release(copy(ORDERS, "d"));
 
     held.clear();
     assertThat(held.count(INVOICES)).isZero();
@@ -82,6 +85,36 @@ class HeldMessagesTest {
     }
     assertThat(held.count(ORDERS)).isZero();
     assertThat(held.size()).isZero();
+  }
+
+  @Test
+  void aReleaseAndADropRacingForOneMessageTakeItOffOnce() throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      for (int i = 0; i < 2_000; i++) {
+        MailMessage copy = copy(ORDERS, "race-" + i);
+        Message message = message();
+        held.hold(copy, ORDERS, message);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        Future<?> release = threads.submit(() -> awaitThen(go, () -> held.release(copy)));
+        Future<?> drop = threads.submit(() -> awaitThen(go, () -> held.drop(message)));
+        go.countDown();
+        release.get();
+        drop.get();
+        assertThat(held.count(ORDERS)).as("after race " + i).isZero();
+      }
+    } finally {
+      threads.shutdown();
+    }
+  }
+
+  private static void awaitThen(java.util.concurrent.CountDownLatch go, Runnable then) {
+    try {
+      go.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    then.run();
   }
 
   private static MailMessage copy(MailAddress address, String sendId) {
