@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  *       then {@code waitForConfirmsOrDie}, once with minimal properties and once with the
  *       properties the provider sends (message id, timestamp, app id, a send id and send time
  *       header: the same bytes on the wire); provider: {@code postAll} of B;
- *   <li><b>consume</b>: N queued messages with prefetch 32 and a manual ack each — raw: a {@code
- *       DefaultConsumer}; provider: a subscription;
+ *   <li><b>consume</b>: N queued messages with the provider's prefetch and a manual ack each — raw:
+ *       a {@code DefaultConsumer}; provider: a subscription;
  *   <li><b>relay</b>: R outbox rows on PostgreSQL (or embedded H2) relayed to {@code amqp:} (claim,
  *       confirmed publish, mark sent) vs raw confirmed publishes of R messages one at a time (the
  *       same unit of work without the outbox), and vs raw batched publishes.
@@ -68,9 +68,14 @@ public final class AmqpBenchmark {
       provider.post(MailMessage.to(relayAddress).body("{}").build());
       purge(raw, publishAddress, consumeAddress, relayAddress);
       System.out.printf(
-          "amqp: on RabbitMQ %s: %d messages in confirm batches of %d, prefetch 32, %d relay rows"
+          "amqp: on RabbitMQ %s: %d messages in confirm batches of %d, prefetch %d, %d relay rows"
               + " on %s%n",
-          AmqpSettings.defaults().where(), messages, batch, relayRows, databaseKind);
+          AmqpSettings.defaults().where(),
+          messages,
+          batch,
+          AmqpSettings.defaults().prefetch(),
+          relayRows,
+          databaseKind);
 
       OutboxRelayRig relay = new OutboxRelayRig(database, provider, relayAddress);
       double[][] rates = new double[7][rounds];
@@ -194,7 +199,7 @@ public final class AmqpBenchmark {
   private static double rawConsume(Connection connection, String queue, int count)
       throws Exception {
     try (Channel channel = connection.createChannel()) {
-      channel.basicQos(32);
+      channel.basicQos(AmqpSettings.defaults().prefetch()); // the provider's window
       CountDownLatch done = new CountDownLatch(count);
       long start = System.nanoTime();
       String tag =

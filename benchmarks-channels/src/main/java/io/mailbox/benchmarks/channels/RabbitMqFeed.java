@@ -44,11 +44,21 @@ final class RabbitMqFeed implements Feed {
     return "SmallRye RabbitMQ";
   }
 
+  /**
+   * The provider's defaults; {@code -Dbench.amqpPrefetch=N} sets {@code amqpPrefetch} (how many
+   * unacknowledged messages RabbitMQ pushes ahead, 32 by default), to see what bounds a pushed
+   * channel: the window or the work per message.
+   */
+  private static AmqpSettings settings() {
+    AmqpSettings defaults = AmqpSettings.defaults();
+    return defaults.withPrefetch(Integer.getInteger("bench.amqpPrefetch", defaults.prefetch()));
+  }
+
   @Override
   public void configure(Mailbox kernel) {
     kernel.register(
         MailboxProvider.of(
-            new AmqpProvider(AmqpSettings.defaults(), Clock.systemUTC(), new ExecutorScheduler())));
+            new AmqpProvider(settings(), Clock.systemUTC(), new ExecutorScheduler())));
     Feed.channels(
         "amqp:" + OUR_QUEUE,
         Map.of(

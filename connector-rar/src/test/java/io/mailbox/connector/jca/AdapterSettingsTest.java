@@ -60,7 +60,7 @@ class AdapterSettingsTest {
             configuration(new MailboxResourceAdapter(), "amqp");
 
     assertThat(amqp.where()).isEqualTo("127.0.0.1:5672");
-    assertThat(amqp.prefetch()).isEqualTo(32);
+    assertThat(amqp.prefetch()).isEqualTo(250);
     assertThat(amqp.publishTimeout()).isEqualTo(Duration.ofSeconds(15));
     assertThat(amqp.retryDelaysMillis()).containsExactly(1_000L, 5_000L, 30_000L);
     assertThat(amqp.maxDeliveries()).isEqualTo(10);

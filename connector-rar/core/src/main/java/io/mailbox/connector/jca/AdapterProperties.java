@@ -30,7 +30,7 @@ public abstract class AdapterProperties extends BrokerProperties {
   private Long jdbcSubscriberPollMillis = 1_000L;
   private Long jdbcPublishTimeoutMillis = 15_000L;
   private String amqpUri = "amqp://guest:guest@127.0.0.1:5672/%2F";
-  private Integer amqpPrefetch = 32;
+  private Integer amqpPrefetch = 250;
   private Long amqpPublishTimeoutMillis = 15_000L;
   private String amqpRetryDelaysMillis = "1000,5000,30000";
   private Integer amqpMaxDeliveries = 10;

@@ -19,7 +19,7 @@ public final class AmqpProviderFactory implements ProviderFactory<AmqpSettings> 
   static final Setting PREFETCH =
       Setting.integer(
           "amqpPrefetch",
-          32,
+          250,
           "amqp: unacknowledged deliveries one subscription's consumer may hold (1-65535).");
   static final Setting PUBLISH_TIMEOUT =
       Setting.millis(
