@@ -105,7 +105,8 @@ final class ProviderBench {
     return side.rate();
   }
 
-  private static final long QUIET_MILLIS = 250;
+  // -Dbench.quietMillis=N to try another pause (kafka publish: 1,500 ms changed nothing).
+  private static final long QUIET_MILLIS = Long.getLong("bench.quietMillis", 250);
 
   /** A benchmark's body. */
   @FunctionalInterface
