@@ -111,6 +111,13 @@ public final class KafkaBenchmark {
                 () -> rawPublish(rawBatches, publishTarget, messages, batch));
         double ourPublish = publishes[0];
         double rawPublish = publishes[1];
+        // -Dbench.publishOnly=true: the publish comparison alone, nothing else on the broker.
+        if (Boolean.getBoolean("bench.publishOnly")) {
+          System.out.printf(
+              "round %d: publish raw %,.0f/s ours %,.0f/s ratio %.2f%n",
+              round, rawPublish, ourPublish, ourPublish / rawPublish);
+          continue;
+        }
 
         MailAddress consumeRawHeaders = address("consume-raw-headers", run, round);
         ProviderBench.publish(provider, consumeRaw, messages, batch, ProviderBench.BODY);
