@@ -46,7 +46,7 @@ final class RabbitMqFeed implements Feed {
 
   /**
    * The provider's defaults; {@code -Dbench.amqpPrefetch=N} sets {@code amqpPrefetch} (how many
-   * unacknowledged messages RabbitMQ pushes ahead, 32 by default), to see what bounds a pushed
+   * unacknowledged messages RabbitMQ pushes ahead, 250 by default), to see what bounds a pushed
    * channel: the window or the work per message.
    */
   private static AmqpSettings settings() {
