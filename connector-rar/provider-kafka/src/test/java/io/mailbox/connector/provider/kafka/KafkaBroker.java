@@ -98,13 +98,6 @@ public final class KafkaBroker {
     }
   }
 
-  /** Stops the broker (clients see it go) and starts it again on the same ports and logs. */
-  void restart(Duration down) throws InterruptedException {
-    stop();
-    Thread.sleep(down.toMillis());
-    start();
-  }
-
   private void awaitAnswer(Duration bound) {
     Properties properties = new Properties();
     properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());

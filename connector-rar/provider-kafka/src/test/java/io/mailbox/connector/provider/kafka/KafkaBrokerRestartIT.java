@@ -11,19 +11,25 @@ import io.mailbox.connector.spi.ExecutorScheduler;
 import io.mailbox.connector.testsupport.Eventually;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The broker stops and starts again in the middle of a 10,000-record run: every post Kafka
- * acknowledged is consumed; posts made while it was down fail with a coded error (and are not
- * counted as acknowledged), and posting works again once it is back.
+ * The broker stops and starts again in the middle of a 10,000-record run posted by eight clients:
+ * every post Kafka acknowledged is consumed; posts made while it was down fail with a coded error
+ * (and are not counted as acknowledged), and posting works again once it is back.
  */
 class KafkaBrokerRestartIT {
   private static final int RECORDS = 10_000;
+  private static final int CLIENTS = 8;
+  private static final int RESTART_AT = 3_000;
 
   @Test
   void everyAcknowledgedPostIsConsumedAcrossABrokerRestart() throws Exception {
@@ -44,27 +50,51 @@ class KafkaBrokerRestartIT {
     AtomicInteger refused = new AtomicInteger();
     try {
       provider.subscribe(orders, MailboxSubscriber.of(m -> consumed.add(m.id())));
-      Thread restart = null;
-      for (int i = 0; i < RECORDS; i++) {
-        String id = "o-" + i;
-        try {
-          provider.post(MailMessage.to(orders).id(id).body("{}").build());
-          acknowledged.add(id);
-        } catch (MailboxException down) {
-          refused.incrementAndGet();
-        }
-        if (i == 3_000) {
-          restart =
-              new Thread(
-                  () -> {
-                    try {
-                      broker.restart(Duration.ofSeconds(6));
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                    }
-                  });
-          restart.start();
-        }
+      // Posted by eight clients at once: a single poster waits for each acknowledgement (the
+      // producer's linger included), which made this run a minute long.
+      // Posts after the restart's start wait until the broker is down, so the run always spans
+      // the outage (eight fast clients could otherwise finish before the broker stops).
+      AtomicInteger next = new AtomicInteger();
+      CountDownLatch stopped = new CountDownLatch(1);
+      Thread restart =
+          new Thread(
+              () -> {
+                try {
+                  broker.stop();
+                  stopped.countDown();
+                  Thread.sleep(6_000);
+                  broker.start();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      Runnable client =
+          () -> {
+            int i;
+            while ((i = next.getAndIncrement()) < RECORDS) {
+              if (i > RESTART_AT && !awaitQuietly(stopped)) {
+                return;
+              }
+              String id = "o-" + i;
+              try {
+                provider.post(MailMessage.to(orders).id(id).body("{}").build());
+                acknowledged.add(id);
+              } catch (MailboxException down) {
+                refused.incrementAndGet();
+              }
+              if (i == RESTART_AT) {
+                restart.start();
+              }
+            }
+          };
+      List<Thread> clients = new ArrayList<>();
+      for (int c = 0; c < CLIENTS; c++) {
+        Thread thread = new Thread(client, "restart-it-client-" + c);
+        thread.start();
+        clients.add(thread);
+      }
+      for (Thread thread : clients) {
+        thread.join();
       }
       restart.join();
 
@@ -78,8 +108,18 @@ class KafkaBrokerRestartIT {
           acknowledged.size(), refused.get(), consumed.size());
       assertThat(consumed).containsAll(acknowledged);
       assertThat(acknowledged.size()).isGreaterThan(RECORDS / 2);
+      assertThat(refused.get()).as("posts refused while the broker was away").isPositive();
     } finally {
       provider.stop(true);
+    }
+  }
+
+  private static boolean awaitQuietly(CountDownLatch latch) {
+    try {
+      return latch.await(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 }
