@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 19's database outage: the start script's server on PostgreSQL (MAILBOX_DATASOURCE) takes
@@ -24,12 +23,10 @@ import org.junit.jupiter.api.parallel.Isolated;
  * itself; once everything is delivered, every acknowledged order is there, invoiced and shipped
  * exactly once, with nothing dead-lettered or parked, and no manual step.
  *
- * <p>It stops the machine's PostgreSQL, so it must never run beside another PostgreSQL test: it is
- * {@link Isolated} (this module runs two other classes at a time, junit-platform.properties), and
- * other modules' tests run in other phases. PostgreSQL is started again whatever happens (finally,
- * and @AfterAll).
+ * <p>It stops the machine's PostgreSQL, so it must never run beside another PostgreSQL test:
+ * failsafe runs this module's ITs one after another, and other modules' tests run in other phases.
+ * PostgreSQL is started again whatever happens (finally, and @AfterAll).
  */
-@Isolated
 class PostgresOutageIT {
   private static final Path REPOSITORY =
       Path.of(System.getProperty("mailbox.repository")).toAbsolutePath().normalize();

@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.Map;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The scenarios on Payara Server with the other documented datasource: MariaDB (127.0.0.1:3306), a
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * stops, the rows are read from MariaDB, so the scenarios cannot have passed on a fallback
  * database.
  */
-@ResourceLock(ServerScript.PAYARA_SERVER)
 class PayaraServerMariaDbScenariosIT extends DeploymentScenarios {
   private static final String SERVER = "jdbc:mariadb://127.0.0.1:3306/";
   private static final String DATABASE = "mailbox_scenarios";

@@ -4,14 +4,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.Map;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The scenarios on Payara Server with the documented alternative datasource: PostgreSQL
  * (127.0.0.1:5432, a database of its own created here). After the server stops, the rows are read
  * from PostgreSQL, so the scenarios cannot have passed on a fallback database.
  */
-@ResourceLock(ServerScript.PAYARA_SERVER)
 class PayaraServerPostgresScenariosIT extends DeploymentScenarios {
   private static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/postgres";
   private static final String DATABASE = "mailbox_scenarios";

@@ -1,13 +1,11 @@
 package io.mailbox.server.scenarios;
 
 import java.util.Map;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The scenarios on Payara Server: a domain of its own (port base 28200) created, configured and
  * given the EAR by server-config/payara-server/payara-server.sh.
  */
-@ResourceLock(ServerScript.PAYARA_SERVER)
 class PayaraServerScenariosIT extends DeploymentScenarios {
   private static final int PORT_BASE = 28200;
 

@@ -15,13 +15,6 @@ import java.util.stream.Stream;
 
 /** Runs a server script of server-config/ the way a user does, with a fresh data folder. */
 final class ServerScript {
-  /**
-   * The lock of the Payara Server suites: each makes an asadmin domain named "mailbox", apart from
-   * the others only by its port base (its data grid, for one, is not), so they run one after
-   * another while other classes run beside them (junit-platform.properties).
-   */
-  static final String PAYARA_SERVER = "payara-server";
-
   static final Path REPOSITORY =
       Path.of(System.getProperty("mailbox.repository")).toAbsolutePath().normalize();
   static final String OPERATOR = "scenario-operator";

@@ -20,6 +20,18 @@ class HandlerNotReadyTest {
   }
 
   @Test
+  void aBeanTheContainerCouldNotCreateIsNotReady() {
+    // Payara on a SIGTERM, as the shipping MDB's call to a stateless bean saw it
+    // (QuickStartCrashIT).
+    jakarta.ejb.CreateException notCreated =
+        new jakarta.ejb.CreateException("Could not create stateless EJB");
+    notCreated.initCause(new IllegalStateException("the component's environment is gone"));
+    assertThat(HandlerNotReady.is(new EJBException(notCreated))).isTrue();
+    assertThat(HandlerNotReady.is(new IllegalStateException(new EJBException(notCreated))))
+        .isTrue();
+  }
+
+  @Test
   void aBareEjbExceptionABeanThrowsItselfOrAnAccessRefusalIsAFailure() {
     // Counted as "not ready" they would come back forever and never be parked (review finding).
     assertThat(HandlerNotReady.is(new EJBException("order 42 not found"))).isFalse();
