@@ -43,7 +43,8 @@ public final class HandlerNotReady {
       // The container could not make an instance of a bean the handler calls: Payara answers
       // "Could not create stateless EJB" while it stops (measured: a shipping request dead-lettered
       // as fatal on a SIGTERM in QuickStartCrashIT). Only containers raise it in EJB 3 code; one
-      // that keeps failing (a @PostConstruct that always throws) ends at the delivery cap, parked.
+      // that keeps failing (a @PostConstruct that always throws) still ends visibly: retried under
+      // the retry policy, then dead-lettered or, at the delivery cap, parked.
       return true;
     }
     if (!(failure instanceof EJBException) || failure.getCause() != null) {
