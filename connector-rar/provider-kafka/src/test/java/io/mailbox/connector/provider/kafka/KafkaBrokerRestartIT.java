@@ -50,10 +50,9 @@ class KafkaBrokerRestartIT {
     AtomicInteger refused = new AtomicInteger();
     try {
       provider.subscribe(orders, MailboxSubscriber.of(m -> consumed.add(m.id())));
-      // Posted by eight clients at once: a single poster waits for each acknowledgement (the
-      // producer's linger included), which made this run a minute long.
-      // Posts after the restart's start wait until the broker is down, so the run always spans
-      // the outage (eight fast clients could otherwise finish before the broker stops).
+      // Eight clients: one poster waited for each acknowledgement (the producer's linger included)
+      // and made this run a minute long. Posts after the restart's start wait until the broker is
+      // down, so the run always spans the outage (eight clients could finish before it stops).
       AtomicInteger next = new AtomicInteger();
       CountDownLatch stopped = new CountDownLatch(1);
       Thread restart =
