@@ -33,6 +33,33 @@ final class OutboxBench {
    */
   static io.mailbox.ejb.outbox.OutboxRelay relayTo(
       OutboxStore store, io.mailbox.connector.kernel.MailboxProvider provider, String id) {
+    return relayTo(store, provider, id, FINISHING);
+  }
+
+  /**
+   * Where the benchmarks' relays finish their batches (publish, mark sent): threads beside the
+   * sweeping one, as the server's relay service does; {@code -Dbench.relaySequential=true} finishes
+   * each batch on the sweeping thread before the next is read (the relay before 2026-12-07).
+   */
+  static final java.util.concurrent.Executor FINISHING =
+      Boolean.getBoolean("bench.relaySequential") ? Runnable::run : finishingThreads();
+
+  /** Daemon threads, made as needed and kept: the benchmark exits without shutting them down. */
+  static java.util.concurrent.Executor finishingThreads() {
+    return java.util.concurrent.Executors.newCachedThreadPool(
+        task -> {
+          Thread thread = new Thread(task, "relay-finish");
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
+  /** A relay named {@code id} that finishes its batches on {@code finishing}. */
+  static io.mailbox.ejb.outbox.OutboxRelay relayTo(
+      OutboxStore store,
+      io.mailbox.connector.kernel.MailboxProvider provider,
+      String id,
+      java.util.concurrent.Executor finishing) {
     io.mailbox.ejb.outbox.OutboxPublisher publisher =
         new io.mailbox.ejb.outbox.OutboxPublisher() {
           @Override
@@ -62,7 +89,9 @@ final class OutboxBench {
         publisher,
         io.mailbox.ejb.outbox.RelaySettings.defaults(),
         java.time.Clock.systemUTC(),
-        id);
+        id,
+        io.mailbox.ejb.outbox.RelayListener.NONE,
+        finishing);
   }
 
   static double seconds(long startNanos) {

@@ -33,23 +33,33 @@ final class OutboxRelayRig {
   private final OutboxRows writer;
 
   OutboxRelayRig(EntityManagerFactory database, MailboxProvider provider, MailAddress target) {
-    this(database, null, provider, target);
+    this(database, null, provider, target, OutboxBench.FINISHING);
   }
 
   OutboxRelayRig(OutboxDatabase table, MailboxProvider provider, MailAddress target) {
-    this(table.entities, table, provider, target);
+    this(table.entities, table, provider, target, OutboxBench.FINISHING);
+  }
+
+  /** A relay that finishes its batches on {@code finishing} ({@code Runnable::run}: one by one). */
+  OutboxRelayRig(
+      OutboxDatabase table,
+      MailboxProvider provider,
+      MailAddress target,
+      java.util.concurrent.Executor finishing) {
+    this(table.entities, table, provider, target, finishing);
   }
 
   private OutboxRelayRig(
       EntityManagerFactory database,
       OutboxDatabase table,
       MailboxProvider provider,
-      MailAddress target) {
+      MailAddress target,
+      java.util.concurrent.Executor finishing) {
     this.database = database;
     this.table = table;
     this.store = OutboxBench.perCallTransactions(database);
     this.writer = new OutboxRows(Clock.systemUTC(), topic -> target.toString(), 262_144);
-    this.relay = OutboxBench.relayTo(store, provider);
+    this.relay = OutboxBench.relayTo(store, provider, "bench", finishing);
   }
 
   double relay(int rows) throws java.sql.SQLException {

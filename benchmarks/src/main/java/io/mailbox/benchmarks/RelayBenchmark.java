@@ -28,17 +28,20 @@ import java.util.List;
  *       plain JDBC, one statement per batch of 500 (the relay's batch) each in its own transaction,
  *       no publish, no page read (the ids are read before the clock starts);
  *   <li><b>relay → {@code mem:}</b>: the relay as the server runs it (shipped settings, each store
- *       call its own transaction, sweeps back to back until one ends its lap with nothing left),
- *       with the time spent in each store call;
+ *       call its own transaction, sweeps back to back until one ends its lap with nothing left,
+ *       each batch published and marked sent on a second thread while the next is claimed), with
+ *       the time spent in each store call;
+ *   <li><b>relay, one batch at a time</b>: the same relay finishing each batch before it reads the
+ *       next (as before the pipeline);
  *   <li><b>direct send</b> of the same envelopes to {@code mem:} (for scale only).
  * </ul>
  *
- * Each measured run starts from an empty table; rounds alternate which of floor and relay goes
- * first; statistics are analyzed after each write ({@code -Dbench.staleStatistics=true} leaves
- * those of the empty table). Arguments: {@code [rows] [rounds] [database] [keys] [relays]} (default
- * 10000 5 postgresql 50 1): {@code database} is {@code postgresql} (a fresh database on the
- * machine's server, the shipped DDL) or {@code h2}; {@code keys} ordering keys spread over the rows
- * (0: none); {@code relays} relays sweeping the same table at once.
+ * Each measured run starts from an empty table; rounds rotate which of the three goes first;
+ * statistics are analyzed after each write ({@code -Dbench.staleStatistics=true} leaves those of
+ * the empty table). Arguments: {@code [rows] [rounds] [database] [keys] [relays]} (default 10000 5
+ * postgresql 50 1): {@code database} is {@code postgresql} (a fresh database on the machine's
+ * server, the shipped DDL) or {@code h2}; {@code keys} ordering keys spread over the rows (0:
+ * none); {@code relays} relays sweeping the same table at once.
  */
 public final class RelayBenchmark {
   private static final IntegrationEventDefinition<JsonObject> PLACED =
@@ -64,28 +67,32 @@ public final class RelayBenchmark {
           "relay on %s (%s): %,d rows per run, %d ordering keys, batches of %d, %d relay(s)%n",
           kind, database.jdbcUrl, rows, keys, BATCH, relays);
 
-      double[][] rates = new double[3][rounds];
+      double[][] rates = new double[4][rounds];
+      java.util.concurrent.Executor pipelined = OutboxBench.finishingThreads();
+      java.util.concurrent.Executor inline = Runnable::run;
       for (int round = -1; round < rounds; round++) { // round -1: untimed warm-up (JIT, plans)
-        double floor;
-        double relayed;
-        if (round % 2 == 0) {
-          floor = floor(database, write(database, writer, rows, keys));
-          relayed = relay(database, store, provider, writer, rows, keys, relays);
-        } else {
-          relayed = relay(database, store, provider, writer, rows, keys, relays);
-          floor = floor(database, write(database, writer, rows, keys));
+        double[] measured = new double[3];
+        for (int turn = 0; turn < 3; turn++) {
+          int which = Math.floorMod(round + turn, 3); // who goes first rotates
+          measured[which] =
+              switch (which) {
+                case 0 -> floor(database, write(database, writer, rows, keys));
+                case 1 -> relay(database, store, provider, writer, rows, keys, relays, pipelined);
+                default -> relay(database, store, provider, writer, rows, keys, relays, inline);
+              };
         }
         double direct = direct(provider, rows);
         if (round < 0) {
           continue;
         }
-        rates[0][round] = floor;
-        rates[1][round] = relayed;
+        rates[0][round] = measured[0];
+        rates[1][round] = measured[1];
         rates[2][round] = direct;
+        rates[3][round] = measured[2];
         System.out.printf(
-            "round %d: raw-SQL floor %,.0f rows/s   relay -> mem: %,.0f rows/s   direct send"
-                + " %,.0f/s%n",
-            round + 1, floor, relayed, direct);
+            "round %d: raw-SQL floor %,.0f rows/s   relay -> mem: %,.0f rows/s (one batch at a"
+                + " time %,.0f)   direct send %,.0f/s%n",
+            round + 1, measured[0], measured[1], measured[2], direct);
       }
       double floor = OutboxBench.median(rates[0]);
       double relayed = OutboxBench.median(rates[1]);
@@ -101,6 +108,11 @@ public final class RelayBenchmark {
           max(rates[1]),
           OutboxBench.median(rates[2]));
       System.out.printf("ratio relay / raw-SQL floor = %.2f (target >= 0.7)%n", relayed / floor);
+      double oneAtATime = OutboxBench.median(rates[3]);
+      System.out.printf(
+          "relay one batch at a time: %,.0f rows/s (spread %,.0f-%,.0f), %.2f of the floor;"
+              + " pipelined / one at a time = %.2f%n",
+          oneAtATime, min(rates[3]), max(rates[3]), oneAtATime / floor, relayed / oneAtATime);
       System.out.printf("relay rows/s = %,.0f (target >= 10,000 on PostgreSQL)%n", relayed);
       provider.stop(true);
     }
@@ -145,12 +157,13 @@ public final class RelayBenchmark {
       OutboxRows writer,
       int rows,
       int keys,
-      int relays)
+      int relays,
+      java.util.concurrent.Executor finishing)
       throws Exception {
     write(database, writer, rows, keys);
     List<OutboxRelay> instances = new ArrayList<>();
     for (int i = 0; i < relays; i++) {
-      instances.add(OutboxBench.relayTo(store, provider, "bench-" + i));
+      instances.add(OutboxBench.relayTo(store, provider, "bench-" + i, finishing));
     }
     OutboxBench.STORE_NANOS.clear();
     java.util.concurrent.ExecutorService threads =

@@ -2,11 +2,13 @@ package io.mailbox.ejb.outbox;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -39,23 +41,40 @@ import java.util.logging.Logger;
  *       before the claim, which would overflow), is failed at once as {@code invalid-row}.
  * </ul>
  *
- * At least once, never exactly once: a relay that pauses after the fence can publish a row another
- * relay publishes too; the envelope id (the message id) lets a consumer inbox drop the repeat.
+ * <p><b>Pipelined</b> when given an executor: while one batch is published and marked sent there
+ * ({@link BatchFinish}), the relay reads and claims the next. The next batch's publish starts only
+ * after the one before it is settled, and its rows of a key that stopped there are given back
+ * unpublished, so per-key order is as without it. Its order check counts the rows still in flight
+ * as going (they are this relay's, claimed); if one does not go, its key stops and the later rows
+ * are given back. With the default direct executor every batch is finished before the next is read.
+ *
+ * <p>At least once, never exactly once: a relay that pauses after the fence can publish a row
+ * another relay publishes too; the envelope id (the message id) lets a consumer inbox drop the
+ * repeat.
  */
 public final class OutboxRelay {
   private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
+
+  /** Rows of a sweep are published in pages of at most this many. */
+  private static final int PAGE = 500;
 
   private final OutboxStore store;
   private final RelaySettings settings;
   private final Clock clock;
   private final String relayId;
-  private final RelayListener listener;
-  private final DestinationPublish destinations;
   private final RowSettlement settlement;
+  private final BatchClaim claim;
+  private final BatchFinish finish;
+  private final Executor finishing;
 
-  // The lap: where the scan stands and which keys are blocked until it ends. Guarded by "this".
+  // The lap: where the scan stands and which keys are blocked until it ends, and the batch being
+  // finished on the executor. Guarded by "this".
   private String cursor;
   private final Set<String> blockedKeys = new HashSet<>();
+  private InFlight inFlight;
+
+  /** A claimed batch and its finish, running or done. */
+  private record InFlight(ClaimedBatch batch, CompletableFuture<RelayTally> finished) {}
 
   public OutboxRelay(
       OutboxStore store,
@@ -73,46 +92,74 @@ public final class OutboxRelay {
       Clock clock,
       String relayId,
       RelayListener listener) {
-    this.listener = listener;
+    this(store, publisher, settings, clock, relayId, listener, Runnable::run);
+  }
+
+  /**
+   * @param finishing where a claimed batch is published and marked sent: a thread of its own lets
+   *     the relay claim the next batch meanwhile; {@code Runnable::run} finishes each batch first
+   */
+  public OutboxRelay(
+      OutboxStore store,
+      OutboxPublisher publisher,
+      RelaySettings settings,
+      Clock clock,
+      String relayId,
+      RelayListener listener,
+      Executor finishing) {
     this.store = store;
     this.settings = settings;
     this.clock = clock;
     this.relayId = relayId;
-    this.destinations = new DestinationPublish(publisher);
+    this.finishing = finishing;
     this.settlement = new RowSettlement(store, settings, clock, listener);
+    this.finish = new BatchFinish(store, publisher, settings, clock, relayId, listener);
+    this.claim = new BatchClaim(store, settings, clock, relayId, listener, finish);
   }
 
   /**
    * One sweep: at most {@code scanLimit} rows examined and {@code publishLimit} published. Eligible
    * rows are gathered into batches (at most a page); each batch is claimed in one statement,
-   * published in one call per provider and marked sent in one statement.
+   * published in one call per provider and marked sent in one statement. Returns once every batch
+   * it claimed is settled.
    */
   public synchronized SweepResult sweep() {
-    long deadline = clock.millis() + settings.sweepDeadline().toMillis();
-    Tally tally = new Tally();
-    boolean lapEnded = false;
-    sweep:
-    while (tally.scanned < settings.scanLimit() && tally.published < settings.publishLimit()) {
+    RelayTally tally = new RelayTally();
+    try {
+      boolean lapEnded =
+          gatherAndRelay(tally, clock.millis() + settings.sweepDeadline().toMillis());
+      settleInFlight(tally, null);
+      return tally.result(lapEnded);
+    } catch (RuntimeException | Error e) {
+      abandonInFlight();
+      throw e;
+    }
+  }
+
+  /** The sweep's scan; true when it reached the end of the pending set. */
+  private boolean gatherAndRelay(RelayTally tally, long deadline) {
+    while (tally.scanned < settings.scanLimit()
+        && tally.published + inFlightRows() < settings.publishLimit()) {
       List<OutboxRow> page =
           store.page(cursor, Math.min(PAGE, settings.scanLimit() - tally.scanned));
       if (page.isEmpty()) {
+        settleInFlight(tally, null); // its stopped keys belong to this lap, not the next
         cursor = null;
         blockedKeys.clear();
-        lapEnded = true;
-        break;
+        return true;
       }
       RelayBatch batch = new RelayBatch();
       for (OutboxRow row : page) {
         if (tally.scanned >= settings.scanLimit()
-            || tally.published + batch.rows().size() >= settings.publishLimit()) {
+            || tally.published + inFlightRows() + batch.rows().size() >= settings.publishLimit()) {
           relay(batch, tally, deadline);
-          break sweep;
+          return false;
         }
         long now = clock.millis();
         // A row starts only while the claim, publish and status write still fit in the sweep.
         if (now + settings.reservedPerRow().toMillis() > deadline) {
           relay(batch, tally, deadline);
-          break sweep;
+          return false;
         }
         if (!batch.admits(row)) {
           // The key's earlier row must be out before this one may go.
@@ -141,240 +188,115 @@ public final class OutboxRelay {
       }
       relay(batch, tally, deadline);
     }
-    return new SweepResult(
-        tally.scanned,
-        tally.published,
-        tally.retried,
-        tally.failed,
-        tally.blocked,
-        tally.overlaps,
-        lapEnded);
+    return false;
   }
 
-  /** Rows of a sweep were published in pages of at most this many. */
-  private static final int PAGE = 500;
-
-  /** What a sweep did so far. */
-  private static final class Tally {
-    int scanned;
-    int published;
-    int retried;
-    int failed;
-    int blocked;
-    int overlaps;
-
-    void count(RowSettlement.Outcome outcome) {
-      switch (outcome) {
-        case RETRY -> retried++;
-        case FAILED -> failed++;
-        case LOST -> overlaps++;
-        case RETURNED -> blocked++;
-      }
-    }
+  private int inFlightRows() {
+    return inFlight == null ? 0 : inFlight.batch().rows().size();
   }
 
   /**
-   * Checks each key's run and the claim range, claims, validates, publishes (fenced per call) and
-   * settles one batch. A key "stops" at its first row that does not go: its later rows in the batch
-   * do not go either, and it stays blocked for the lap.
+   * Claims one batch, settles the batch in flight before it, and starts this one's finish. The
+   * cursor is already past these rows, so a store or publisher error anywhere leaves their keys
+   * blocked for the lap: no later row of a key can overtake a row whose outcome is unknown. Keys a
+   * later, ineligible row blocked ({@link RelayBatch#blockedBehind}) are blocked already.
    */
-  private void relay(RelayBatch batch, Tally tally, long deadline) {
+  private void relay(RelayBatch batch, RelayTally tally, long deadline) {
     if (batch.isEmpty()) {
       return;
     }
-    // The cursor is already past these rows, so their keys are blocked FIRST and unblocked only
-    // once their rows were marked sent: a store or publisher error anywhere below ends the sweep
-    // with the keys still blocked, and no later row of a key can overtake a row whose outcome is
-    // unknown.
-    blockedKeys.addAll(batch.keys());
-    Map<String, String> stopped = new HashMap<>();
-    List<OutboxRow> claimable = inOrder(batch, stopped, tally);
-    if (claimable.isEmpty()) {
-      return;
-    }
-    // Asked before the claim: a lookup that fails then leaves nothing claimed.
-    Set<String> ordered = destinations.keepingOrder(claimable);
-    long leaseUntil = clock.millis() + settings.claimLease().toMillis();
-    List<Boolean> claims = claim(claimable, leaseUntil);
-    List<OutboxRow> claimed = new ArrayList<>();
-    for (int i = 0; i < claimable.size(); i++) {
-      OutboxRow row = claimable.get(i);
-      String invalid;
-      if (!claims.get(i)) {
-        stop(row, stopped);
-        tally.blocked++; // ordinary contention: another relay took it
-      } else if (isStopped(row, stopped)) {
-        tally.count(settlement.returned(row));
-      } else if ((invalid = RowValidity.problem(row, settings.maxEnvelopeBytes())) != null) {
-        stop(row, stopped);
-        tally.count(settlement.invalid(row, row.claimVersion() + 1, invalid));
-      } else {
-        claimed.add(row);
-      }
-    }
-    if (claimed.isEmpty()) {
-      return;
-    }
-    // The fence, before every publish call: only while the claim still covers the publish, the
-    // status write and the skew.
-    List<DestinationPublish.Result> results =
-        destinations.publish(
-            claimed,
-            ordered,
-            () -> clock.millis() + settings.reservedPerRow().toMillis() <= leaseUntil,
-            // A later wave also waits for the next sweep once this one's time is up.
-            () ->
-                clock.millis() + settings.reservedPerRow().toMillis()
-                    <= Math.min(leaseUntil, deadline));
-    List<OutboxRow> published = new ArrayList<>();
-    List<OutboxRow> heldBack = new ArrayList<>();
-    for (DestinationPublish.Result result : results) {
-      OutboxRow row = result.row();
-      switch (result.state()) {
-        case ACCEPTED -> published.add(row);
-        case FAILED -> {
-          stop(row, stopped);
-          tally.count(settlement.publishFailed(row, result.failure()));
-        }
-        case FENCED -> {
-          stop(row, stopped);
-          LOG.warning(
-              () ->
-                  "Outbox relay "
-                      + relayId
-                      + " fenced row "
-                      + row.id()
-                      + ": its claim would expire mid-publish");
-          listener.overlap("fenced");
-          tally.overlaps++;
-        }
-        case HELD_BACK -> {
-          stop(row, stopped);
-          heldBack.add(row);
-        }
-      }
-    }
-    markSent(published, stopped, tally);
-    // Given back unpublished, no attempt counted; after the sent rows are marked, while the claim
-    // still covers them.
-    heldBack.forEach(row -> tally.count(settlement.returned(row)));
-    for (String key : batch.keys()) {
-      if (!stopped.containsKey(key) && !batch.isBlockedBehind(key)) {
-        blockedKeys.remove(key); // all out: the key's next row may go in this lap
-      }
-    }
-  }
-
-  /**
-   * The batch's rows that may be claimed: unkeyed rows, and each key's rows while they are its next
-   * open rows in order (an earlier open row not in the batch, committed behind the cursor or held
-   * by another relay, stops the key), with a claim version below the top of its range (checked
-   * before the claim: on a real database the claim's version + 1 would overflow and fail the whole
-   * claim statement, stalling the batch on every sweep).
-   */
-  private List<OutboxRow> inOrder(RelayBatch batch, Map<String, String> stopped, Tally tally) {
-    int limit = batch.rows().size() + OPEN_POSITIONS_SLACK;
-    Map<String, List<String>> open =
-        store.openPositions(batch.orderingKeys(), batch.lastPosition(), limit);
-    // A cut answer covers positions up to its highest only; rows past it are not vouched for.
-    String vouchedUpTo = null;
-    if (open.values().stream().mapToInt(List::size).sum() >= limit) {
-      vouchedUpTo =
-          open.values().stream().map(p -> p.get(p.size() - 1)).max(String::compareTo).orElse("");
-    }
-    Map<String, Integer> taken = new HashMap<>();
-    List<OutboxRow> claimable = new ArrayList<>();
-    for (OutboxRow row : batch.rows()) {
-      String key = row.blockingKey();
-      if (key != null) {
-        List<String> positions = open.getOrDefault(key, List.of());
-        int next = taken.merge(key, 1, Integer::sum) - 1;
-        boolean isNext =
-            !isStopped(row, stopped)
-                && next < positions.size()
-                && positions.get(next).equals(row.position())
-                && (vouchedUpTo == null || row.position().compareTo(vouchedUpTo) <= 0);
-        if (!isNext) {
-          stop(row, stopped);
-          tally.blocked++;
-          continue;
-        }
-      }
-      if (RowValidity.claimVersionInRange(row)) {
-        claimable.add(row);
-      } else {
-        stop(row, stopped);
-        tally.count(settlement.invalid(row, row.claimVersion(), "claim version out of range"));
-      }
-    }
-    return claimable;
-  }
-
-  /** Claims the rows in one statement; one the database undid (a conflict) claimed none. */
-  private List<Boolean> claim(List<OutboxRow> rows, long leaseUntil) {
+    ClaimedBatch claimed;
     try {
-      return store.claimAll(
-          rows.stream().map(row -> new OutboxStore.Version(row.id(), row.claimVersion())).toList(),
-          leaseUntil,
-          relayId);
-    } catch (RuntimeException e) {
-      if (!StoreConflict.is(e)) {
-        throw e;
+      Set<String> going = inFlight == null ? Set.of() : inFlight.batch().positions();
+      claimed = claim.claim(batch, going, tally);
+      settleInFlight(tally, claimed);
+    } catch (RuntimeException | Error e) {
+      blockedKeys.addAll(batch.keys());
+      throw e;
+    }
+    blockedKeys.addAll(claimed.stopped().keys());
+    if (!claimed.rows().isEmpty()) {
+      inFlight =
+          new InFlight(
+              claimed,
+              CompletableFuture.supplyAsync(() -> finish.finish(claimed, deadline), finishing));
+      if (inFlight.finished().isDone()) {
+        // Finished already (always, on the direct executor): its stopped keys are blocked before
+        // the next batch is gathered rather than given back after its claim.
+        settleInFlight(tally, null);
       }
-      listener.overlap("store-conflict");
-      return java.util.Collections.nCopies(rows.size(), false);
     }
   }
-
-  /** How many more open positions than batch rows are read: late commits of the batch's keys. */
-  private static final int OPEN_POSITIONS_SLACK = 1_000;
 
   /**
-   * Marked SENT only after the provider accepted them: a crash in between re-sends, never loses.
+   * Waits for the batch in flight and takes in its outcome: its counts, and its stopped keys, now
+   * blocked for the lap. Rows of those keys in {@code next} (claimed meanwhile) are given back
+   * unpublished. A failed finish blocks all its keys and gives {@code next}'s rows back (as far as
+   * the store lets) before its error ends the sweep.
    */
-  private void markSent(List<OutboxRow> published, Map<String, String> stopped, Tally tally) {
-    if (published.isEmpty()) {
+  private void settleInFlight(RelayTally tally, ClaimedBatch next) {
+    InFlight flying = inFlight;
+    if (flying == null) {
       return;
     }
-    List<OutboxStore.Version> held =
-        published.stream()
-            .map(row -> new OutboxStore.Version(row.id(), row.claimVersion() + 1))
-            .toList();
-    List<Boolean> marked =
-        StoreConflict.retried(
-            () -> store.markAllSent(held, clock.millis(), relayId),
-            () -> listener.overlap("store-conflict"));
-    for (int i = 0; i < published.size(); i++) {
-      OutboxRow row = published.get(i);
-      if (marked.get(i)) {
-        listener.published(row.topic());
-        tally.published++;
-      } else {
-        stop(row, stopped);
-        LOG.warning(
-            () ->
-                "Outbox relay "
-                    + relayId
-                    + " lost the claim on "
-                    + row.id()
-                    + " after publishing it (duplicate possible)");
-        listener.overlap("claim-lost");
-        tally.overlaps++;
+    inFlight = null;
+    RelayTally finished;
+    try {
+      finished = flying.finished().join();
+    } catch (CompletionException e) {
+      blockedKeys.addAll(flying.batch().keys());
+      if (next != null) {
+        giveBackQuietly(next.rows());
+      }
+      throw unwrapped(e);
+    }
+    tally.add(finished);
+    Set<String> stopped = flying.batch().stopped().keys();
+    blockedKeys.addAll(stopped);
+    if (next == null || stopped.isEmpty()) {
+      return;
+    }
+    List<OutboxRow> behind = new ArrayList<>();
+    for (OutboxRow row : next.rows()) {
+      if (row.blockingKey() != null && stopped.contains(row.blockingKey())) {
+        next.stopped().stop(row);
+        behind.add(row);
+      }
+    }
+    next.rows().removeAll(behind);
+    behind.forEach(row -> tally.count(settlement.returned(row)));
+  }
+
+  /** A sweep ends in error: the batch in flight is waited for and its keys stay blocked. */
+  private void abandonInFlight() {
+    InFlight flying = inFlight;
+    inFlight = null;
+    if (flying != null) {
+      blockedKeys.addAll(flying.batch().keys());
+      try {
+        flying.finished().join();
+      } catch (CompletionException e) {
+        LOG.log(Level.FINE, "Outbox relay " + relayId + ": a batch in flight failed too", e);
       }
     }
   }
 
-  /** {@code row} does not go, nor any later row of its key: blocking key → first such position. */
-  private static void stop(OutboxRow row, Map<String, String> stopped) {
-    if (row.blockingKey() != null) {
-      stopped.merge(row.blockingKey(), row.position(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+  /** Rows claimed behind a batch whose finish failed: given back so they need not wait a lease. */
+  private void giveBackQuietly(List<OutboxRow> rows) {
+    try {
+      rows.forEach(settlement::returned);
+    } catch (RuntimeException e) {
+      // The store is failing: the rest wait for their lease to end, as after any store error.
+      LOG.log(Level.FINE, "Outbox relay " + relayId + " could not give back claimed rows", e);
     }
   }
 
-  /** Whether an earlier row of {@code row}'s key, or the row itself, did not go. */
-  private static boolean isStopped(OutboxRow row, Map<String, String> stopped) {
-    String from = row.blockingKey() == null ? null : stopped.get(row.blockingKey());
-    return from != null && row.position().compareTo(from) >= 0;
+  private static RuntimeException unwrapped(CompletionException e) {
+    Throwable cause = e.getCause() == null ? e : e.getCause();
+    if (cause instanceof Error error) {
+      throw error;
+    }
+    return cause instanceof RuntimeException runtime ? runtime : e;
   }
 
   /** Deletes settled rows older than the retention, at most {@code limit} per status. */

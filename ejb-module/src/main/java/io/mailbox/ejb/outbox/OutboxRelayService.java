@@ -14,6 +14,7 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
@@ -21,6 +22,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,10 +33,11 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Runs this application's relay on the server's managed scheduler: a sweep every interval, another
- * right after a transaction that wrote rows commits ({@link #dispatch()}), and the retention purge
- * once a minute. Sweeps never overlap within one instance; any number of instances may relay the
- * same table. On shutdown it stops scheduling and waits for the sweep in progress.
+ * Runs this application's relay on the server's managed scheduler (and a managed thread of its own
+ * for finishing batches: {@link OutboxRelay}): a sweep every interval, another right after a
+ * transaction that wrote rows commits ({@link #dispatch()}), and the retention purge once a minute.
+ * Sweeps never overlap within one instance; any number of instances may relay the same table. On
+ * shutdown it stops scheduling and waits for the sweep in progress.
  */
 @Singleton
 @Startup
@@ -43,6 +47,11 @@ public class OutboxRelayService {
   private static final Logger LOG = Logger.getLogger(OutboxRelayService.class.getName());
 
   @Resource private ManagedScheduledExecutorService scheduler;
+
+  // The relay's second thread: it publishes and marks sent one batch while the sweep claims the
+  // next. A thread of its own rather than the scheduler's pool, which runs the sweep that waits
+  // for it (a pool of one would never run it).
+  @Resource private ManagedThreadFactory threads;
 
   // The persistence unit's datasource (persistence.xml), asked once for its isolation.
   @Resource(lookup = "java:comp/DefaultDataSource")
@@ -67,11 +76,13 @@ public class OutboxRelayService {
   private volatile boolean running;
   private volatile boolean isolationLocksInserts;
   private OutboxRelay relay;
+  private ExecutorService finishing;
   private ScheduledFuture<?> sweeps;
   private ScheduledFuture<?> purges;
 
   @PostConstruct
   void start() {
+    finishing = Executors.newSingleThreadExecutor(threads);
     relay =
         new OutboxRelay(
             store,
@@ -79,7 +90,8 @@ public class OutboxRelayService {
             config.relaySettings(),
             Clock.systemUTC(),
             "relay-" + UUID.randomUUID().toString().substring(0, 8),
-            metrics.isResolvable() ? metrics.get() : RelayListener.NONE);
+            metrics.isResolvable() ? metrics.get() : RelayListener.NONE,
+            finishing);
     if (!config.relayEnabled()) {
       LOG.info("Outbox relay disabled (" + OutboxConfig.RELAY_ENABLED + "=false)");
       return;
@@ -204,5 +216,6 @@ public class OutboxRelayService {
     while (sweeping.get() && System.nanoTime() < deadline) {
       Thread.onSpinWait();
     }
+    finishing.shutdown(); // a sweep settles its batches before it returns: nothing is left queued
   }
 }

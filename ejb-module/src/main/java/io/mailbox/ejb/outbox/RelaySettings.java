@@ -101,7 +101,7 @@ public record RelaySettings(
   public static RelaySettings defaults() {
     return new RelaySettings(
         2000,
-        500,
+        2000, // a sweep of several batches: the next one is claimed while one is published
         10,
         Duration.ofSeconds(1),
         Duration.ofMinutes(5),

@@ -17,6 +17,15 @@ import org.junit.jupiter.api.Test;
  * or address delays only its own rows.
  */
 class OutboxRelayFaultTest {
+
+  /**
+   * Where the relay finishes its batches: here on the sweeping thread; the {@code Pipelined}
+   * subclass runs this suite again with each finish on a thread of its own.
+   */
+  java.util.concurrent.Executor finishing() {
+    return Runnable::run;
+  }
+
   private static final String MEM = "mem:events@shop/orders.placed.v1";
 
   private final MutableClock clock = new MutableClock();
@@ -64,7 +73,14 @@ class OutboxRelayFaultTest {
   }
 
   private OutboxRelay relay(OutboxPublisher publisher, RelaySettings settings) {
-    return new OutboxRelay(faults.around(rows), publisher, settings, clock, "relay-1");
+    return new OutboxRelay(
+        faults.around(rows),
+        publisher,
+        settings,
+        clock,
+        "relay-1",
+        RelayListener.NONE,
+        finishing());
   }
 
   private OutboxRow row(String id, String key) {

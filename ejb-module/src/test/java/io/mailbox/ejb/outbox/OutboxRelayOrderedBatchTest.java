@@ -14,6 +14,15 @@ import org.junit.jupiter.api.Test;
  * ({@code ordered-batch}): what may share a call, and what stops a key's run.
  */
 class OutboxRelayOrderedBatchTest {
+
+  /**
+   * Where the relay finishes its batches: here on the sweeping thread; the {@code Pipelined}
+   * subclass runs this suite again with each finish on a thread of its own.
+   */
+  java.util.concurrent.Executor finishing() {
+    return Runnable::run;
+  }
+
   private static final String ORDERS = "mem:events@shop/orders.placed.v1";
   private static final String INVOICES = "mem:events@shop/invoices.v1";
 
@@ -43,7 +52,14 @@ class OutboxRelayOrderedBatchTest {
   private int sequence;
 
   private OutboxRelay relay() {
-    return new OutboxRelay(store, ordered, RelaySettings.defaults(), clock, "relay-1");
+    return new OutboxRelay(
+        store,
+        ordered,
+        RelaySettings.defaults(),
+        clock,
+        "relay-1",
+        RelayListener.NONE,
+        finishing());
   }
 
   private OutboxRow row(String id, String key, String address) {

@@ -17,6 +17,14 @@ import org.junit.jupiter.api.Test;
 /** The relay's rules (reference: "The relay"), on an in-memory store. */
 class OutboxRelayTest {
 
+  /**
+   * Where the relay finishes its batches: here on the sweeping thread; the {@code Pipelined}
+   * subclass runs this suite again with each finish on a thread of its own.
+   */
+  java.util.concurrent.Executor finishing() {
+    return Runnable::run;
+  }
+
   private final MutableClock clock = new MutableClock();
   private final InMemoryOutboxStore store = new InMemoryOutboxStore();
   private final List<String> published = new ArrayList<>();
@@ -55,7 +63,7 @@ class OutboxRelayTest {
       };
 
   private OutboxRelay relay(RelaySettings settings) {
-    return new OutboxRelay(store, publisher, settings, clock, "relay-1", listener);
+    return new OutboxRelay(store, publisher, settings, clock, "relay-1", listener, finishing());
   }
 
   private OutboxRelay relay() {
@@ -302,7 +310,9 @@ class OutboxRelayTest {
     assertThat(published).containsExactly("before", "between");
     assertThat(store.get("k-2").claimVersion()).isZero();
 
-    new OutboxRelay(store, publisher, RelaySettings.defaults(), clock, "relay-2", listener).sweep();
+    new OutboxRelay(
+            store, publisher, RelaySettings.defaults(), clock, "relay-2", listener, finishing())
+        .sweep();
     early.sweep();
     assertThat(published).containsExactly("before", "between", "k-1", "k-2");
   }
@@ -415,7 +425,8 @@ class OutboxRelayTest {
           }
         };
     OutboxRelay relay =
-        new OutboxRelay(store, batching, RelaySettings.defaults(), clock, "relay-1", listener);
+        new OutboxRelay(
+            store, batching, RelaySettings.defaults(), clock, "relay-1", listener, finishing());
     row("a1", "a");
     row("b1", "b");
     row("u1", null);
@@ -444,7 +455,8 @@ class OutboxRelayTest {
           }
         };
     OutboxRelay relay =
-        new OutboxRelay(store, refusing, RelaySettings.defaults(), clock, "relay-1", listener);
+        new OutboxRelay(
+            store, refusing, RelaySettings.defaults(), clock, "relay-1", listener, finishing());
     row("a1", "a");
     row("b1", "b");
     row("a2", "a");

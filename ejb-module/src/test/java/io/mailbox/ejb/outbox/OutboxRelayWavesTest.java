@@ -16,6 +16,15 @@ import org.junit.jupiter.api.Test;
  * after the answer for its predecessor; a key whose row did not go has its later rows given back.
  */
 class OutboxRelayWavesTest {
+
+  /**
+   * Where the relay finishes its batches: here on the sweeping thread; the {@code Pipelined}
+   * subclass runs this suite again with each finish on a thread of its own.
+   */
+  java.util.concurrent.Executor finishing() {
+    return Runnable::run;
+  }
+
   private static final String ORDERS = "kafka:events@shop/orders.placed.v1";
 
   private final MutableClock clock = new MutableClock();
@@ -52,7 +61,8 @@ class OutboxRelayWavesTest {
   }
 
   private OutboxRelay relay(RelaySettings settings) {
-    return new OutboxRelay(store, unordered, settings, clock, "relay-1");
+    return new OutboxRelay(
+        store, unordered, settings, clock, "relay-1", RelayListener.NONE, finishing());
   }
 
   private void row(String id, String key) {
@@ -204,7 +214,15 @@ class OutboxRelayWavesTest {
     row("m2", "m", memOrders);
     row("k2", "k");
 
-    new OutboxRelay(store, mixed, RelaySettings.defaults(), clock, "relay-1").sweep();
+    new OutboxRelay(
+            store,
+            mixed,
+            RelaySettings.defaults(),
+            clock,
+            "relay-1",
+            RelayListener.NONE,
+            finishing())
+        .sweep();
 
     assertThat(calls)
         .as("one call per provider and wave; mem's rows all in the first")

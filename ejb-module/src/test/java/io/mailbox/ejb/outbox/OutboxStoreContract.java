@@ -26,7 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The outbox on a real database: the shipped DDL, the JPQL compare-and-set statements and two
@@ -195,11 +195,32 @@ public abstract class OutboxStoreContract {
     assertThat(store.find(ids.get(1))).isEmpty();
   }
 
-  /** Unordered: one row per key per publish call; ordered: a key's rows share calls. */
-  @ParameterizedTest(name = "ordered batches: {0}")
-  @ValueSource(booleans = {false, true})
+  /**
+   * A relay with {@link #FAST}'s timings; pipelined, it finishes each batch on a thread of its own
+   * and sweeps up to 2,000 rows (several batches), as the server runs it.
+   */
+  private OutboxRelay relay(OutboxPublisher publisher, String relayId, boolean pipelined) {
+    if (!pipelined) {
+      return new OutboxRelay(store(), publisher, FAST, Clock.systemUTC(), relayId);
+    }
+    return new OutboxRelay(
+        store(),
+        publisher,
+        FAST.withLimits(2_000, 2_000),
+        Clock.systemUTC(),
+        relayId,
+        RelayListener.NONE,
+        FinishingThreads.EACH_ON_ITS_OWN);
+  }
+
+  /**
+   * Unordered: one row per key per publish call; ordered: a key's rows share calls. Pipelined: each
+   * relay claims its next batch while the one before is published (sweeps of several batches).
+   */
+  @ParameterizedTest(name = "ordered batches: {0}, pipelined: {1}")
+  @CsvSource({"false, false", "true, false", "false, true", "true, true"})
   void twoRelaysPublishEveryCommittedRowAtLeastOnceKeepingPerKeyOrderOfFirstPublishes(
-      boolean orderedBatches) throws Exception {
+      boolean orderedBatches, boolean pipelined) throws Exception {
     List<String> written = write(10_000, 100);
     Map<String, String> keyOf = new ConcurrentHashMap<>();
     store()
@@ -209,7 +230,7 @@ public abstract class OutboxStoreContract {
     ExecutorService relays = Executors.newFixedThreadPool(2);
     List<Future<Integer>> runs = new ArrayList<>();
     for (String relayId : List.of("relay-a", "relay-b")) {
-      OutboxRelay relay = new OutboxRelay(store(), flaky, FAST, Clock.systemUTC(), relayId);
+      OutboxRelay relay = relay(flaky, relayId, pipelined);
       runs.add(
           relays.submit(
               () -> {
@@ -358,10 +379,10 @@ public abstract class OutboxStoreContract {
    * the second one appears. Writers hold each transaction open between a key's rows while unkeyed
    * rows commit around them; two relays sweep the whole time.
    */
-  @ParameterizedTest(name = "ordered batches: {0}")
-  @ValueSource(booleans = {false, true})
-  void keysWhoseRowsCommitBehindARelaysCursorStillGoOutInWriteOrder(boolean orderedBatches)
-      throws Exception {
+  @ParameterizedTest(name = "ordered batches: {0}, pipelined: {1}")
+  @CsvSource({"false, false", "true, false", "false, true", "true, true"})
+  void keysWhoseRowsCommitBehindARelaysCursorStillGoOutInWriteOrder(
+      boolean orderedBatches, boolean pipelined) throws Exception {
     RecordingPublisher recording = new RecordingPublisher(orderedBatches, 0);
     Map<String, List<String>> writtenByKey = new ConcurrentHashMap<>();
     AtomicInteger writersLeft = new AtomicInteger(3);
@@ -411,7 +432,7 @@ public abstract class OutboxStoreContract {
               return null;
             }));
     for (String relayId : List.of("relay-a", "relay-b")) {
-      OutboxRelay relay = new OutboxRelay(store(), recording, FAST, Clock.systemUTC(), relayId);
+      OutboxRelay relay = relay(recording, relayId, pipelined);
       work.add(
           threads.submit(
               () -> {
