@@ -198,41 +198,63 @@ public final class OutboxRelay {
   /**
    * Claims one batch, settles the batch in flight before it, and starts this one's finish. The
    * cursor is already past these rows, so a store or publisher error anywhere leaves their keys
-   * blocked for the lap: no later row of a key can overtake a row whose outcome is unknown. Keys a
-   * later, ineligible row blocked ({@link RelayBatch#blockedBehind}) are blocked already.
+   * blocked for the lap, and rows this call claimed but did not start are given back: no later row
+   * of a key can overtake a row whose outcome is unknown. Keys a later, ineligible row blocked
+   * ({@link RelayBatch#blockedBehind}) are blocked already.
    */
   private void relay(RelayBatch batch, RelayTally tally, long deadline) {
     if (batch.isEmpty()) {
       return;
     }
-    ClaimedBatch claimed;
+    ClaimedBatch claimed = null;
     try {
       Set<String> going = inFlight == null ? Set.of() : inFlight.batch().positions();
       claimed = claim.claim(batch, going, tally);
+      boolean waited = inFlight != null;
       settleInFlight(tally, claimed);
-    } catch (RuntimeException | Error e) {
-      blockedKeys.addAll(batch.keys());
-      throw e;
-    }
-    blockedKeys.addAll(claimed.stopped().keys());
-    if (!claimed.rows().isEmpty()) {
+      if (waited
+          && !claimed.rows().isEmpty()
+          && clock.millis() + settings.reservedPerRow().toMillis() > claimed.leaseUntil()) {
+        // It waited for the batch before it until its claim no longer covers a publish: given
+        // back now (any relay may take the rows at once) rather than fenced (held a lease long).
+        giveBack(claimed, tally);
+      }
+      blockedKeys.addAll(claimed.stopped().keys());
+      if (claimed.rows().isEmpty()) {
+        return;
+      }
+      ClaimedBatch started = claimed;
       inFlight =
           new InFlight(
-              claimed,
-              CompletableFuture.supplyAsync(() -> finish.finish(claimed, deadline), finishing));
-      if (inFlight.finished().isDone()) {
-        // Finished already (always, on the direct executor): its stopped keys are blocked before
-        // the next batch is gathered rather than given back after its claim.
-        settleInFlight(tally, null);
+              started,
+              CompletableFuture.supplyAsync(() -> finish.finish(started, deadline), finishing));
+    } catch (RuntimeException | Error e) {
+      blockedKeys.addAll(batch.keys());
+      if (claimed != null && (inFlight == null || inFlight.batch() != claimed)) {
+        giveBackQuietly(claimed.rows());
       }
+      throw e;
     }
+    if (inFlight.finished().isDone()) {
+      // Finished already (always, on the direct executor): its stopped keys are blocked before
+      // the next batch is gathered rather than given back after its claim.
+      settleInFlight(tally, null);
+    }
+  }
+
+  /** Gives back all of {@code batch}'s rows unpublished; their keys stop. */
+  private void giveBack(ClaimedBatch batch, RelayTally tally) {
+    for (OutboxRow row : batch.rows()) {
+      batch.stopped().stop(row);
+      tally.count(settlement.returned(row));
+    }
+    batch.rows().clear();
   }
 
   /**
    * Waits for the batch in flight and takes in its outcome: its counts, and its stopped keys, now
    * blocked for the lap. Rows of those keys in {@code next} (claimed meanwhile) are given back
-   * unpublished. A failed finish blocks all its keys and gives {@code next}'s rows back (as far as
-   * the store lets) before its error ends the sweep.
+   * unpublished. A failed finish blocks all its keys before its error ends the sweep.
    */
   private void settleInFlight(RelayTally tally, ClaimedBatch next) {
     InFlight flying = inFlight;
@@ -245,9 +267,6 @@ public final class OutboxRelay {
       finished = flying.finished().join();
     } catch (CompletionException e) {
       blockedKeys.addAll(flying.batch().keys());
-      if (next != null) {
-        giveBackQuietly(next.rows());
-      }
       throw unwrapped(e);
     }
     tally.add(finished);
@@ -263,8 +282,10 @@ public final class OutboxRelay {
         behind.add(row);
       }
     }
-    next.rows().removeAll(behind);
+    // Given back before they leave the batch: if the store fails midway, the caller gives back
+    // what the batch still holds (a row given back twice is left as it was).
     behind.forEach(row -> tally.count(settlement.returned(row)));
+    next.rows().removeAll(behind);
   }
 
   /** A sweep ends in error: the batch in flight is waited for and its keys stay blocked. */
@@ -281,7 +302,7 @@ public final class OutboxRelay {
     }
   }
 
-  /** Rows claimed behind a batch whose finish failed: given back so they need not wait a lease. */
+  /** Claimed rows a failed sweep did not start: given back so they need not wait for a lease. */
   private void giveBackQuietly(List<OutboxRow> rows) {
     try {
       rows.forEach(settlement::returned);

@@ -38,6 +38,9 @@ class OutboxRelayPipelineTest {
   private final List<String> published = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> refused = ConcurrentHashMap.newKeySet();
   private volatile boolean overlapped;
+  private volatile boolean failSecondClaim;
+  private volatile Duration firstMarkSentTakes = Duration.ZERO;
+  private final AtomicInteger markSents = new AtomicInteger();
   private int sequence;
 
   /**
@@ -83,12 +86,19 @@ class OutboxRelayPipelineTest {
             OutboxStore.class.getClassLoader(),
             new Class<?>[] {OutboxStore.class},
             (proxy, method, args) -> {
+              boolean second = method.getName().equals("claimAll") && claims.incrementAndGet() == 2;
+              if (method.getName().equals("markAllSent") && markSents.incrementAndGet() == 1) {
+                clock.advance(firstMarkSentTakes);
+              }
               try {
+                if (second && failSecondClaim) {
+                  throw new IllegalStateException("injected store fault in the second claim");
+                }
                 return method.invoke(faulty, args);
               } catch (InvocationTargetException e) {
                 throw e.getCause();
               } finally {
-                if (method.getName().equals("claimAll") && claims.incrementAndGet() == 2) {
+                if (second) {
                   secondClaim.countDown();
                 }
               }
@@ -209,6 +219,47 @@ class OutboxRelayPipelineTest {
     clock.advance(Duration.ofSeconds(40));
     untilIdle(relay);
 
+    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
+    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+  }
+
+  @Test
+  void aBatchThatWaitedPastWhatItsClaimCoversIsGivenBackNotFenced() {
+    List<String> ids = write(600);
+    // The first batch's status write outlasts what the second's claim covers (30 s lease, 20 s
+    // reserved for a publish, two status writes and the skew).
+    firstMarkSentTakes = Duration.ofSeconds(15);
+
+    SweepResult result = relay().sweep();
+
+    assertThat(overlapped).isTrue();
+    assertThat(result.published()).isEqualTo(500);
+    assertThat(result.overlaps()).as("nothing fenced").isZero();
+    assertThat(result.blocked()).as("the second batch, given back").isEqualTo(100);
+    for (String id : ids.subList(500, 600)) {
+      assertThat(rows.get(id).leaseUntil()).as(id + " free at once").isZero();
+    }
+
+    untilIdle(relay());
+    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
+    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+  }
+
+  @Test
+  void aClaimErrorWhileABatchIsInFlightEndsTheSweepOnceThatBatchIsSettled() {
+    List<String> ids = write(600);
+    failSecondClaim = true;
+
+    OutboxRelay relay = relay();
+    assertThatThrownBy(relay::sweep).hasMessageContaining("second claim");
+
+    assertThat(overlapped).isTrue();
+    assertThat(rows.count(OutboxStatus.SENT)).as("the batch in flight finished").isEqualTo(500);
+    for (String id : ids.subList(500, 600)) {
+      assertThat(rows.get(id).leaseUntil()).as(id + " never claimed").isZero();
+    }
+
+    untilIdle(relay);
     assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
     assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
   }
