@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -257,6 +259,41 @@ class OutboxRelayPipelineTest {
     assertThat(rows.count(OutboxStatus.SENT)).as("the batch in flight finished").isEqualTo(500);
     for (String id : ids.subList(500, 600)) {
       assertThat(rows.get(id).leaseUntil()).as(id + " never claimed").isZero();
+    }
+
+    untilIdle(relay);
+    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
+    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+  }
+
+  @Test
+  void aClaimedBatchTheExecutorRefusesIsGivenBackAndTheSweepEnds() {
+    List<String> ids = write(600);
+    AtomicInteger tasks = new AtomicInteger();
+    Executor refusingTheSecond =
+        task -> {
+          if (tasks.incrementAndGet() == 2) {
+            throw new RejectedExecutionException("shutting down");
+          }
+          FinishingThreads.EACH_ON_ITS_OWN.execute(task);
+        };
+    OutboxRelay relay =
+        new OutboxRelay(
+            store(),
+            publisher,
+            RelaySettings.defaults().withLimits(5_000, 5_000),
+            clock,
+            "relay-1",
+            RelayListener.NONE,
+            refusingTheSecond);
+
+    assertThatThrownBy(relay::sweep).isInstanceOf(RejectedExecutionException.class);
+
+    assertThat(rows.count(OutboxStatus.SENT)).as("the batch in flight finished").isEqualTo(500);
+    for (String id : ids.subList(500, 600)) {
+      OutboxRow row = rows.get(id);
+      assertThat(row.claimVersion()).as(id + " was claimed").isEqualTo(1);
+      assertThat(row.leaseUntil()).as(id + " given back").isZero();
     }
 
     untilIdle(relay);
