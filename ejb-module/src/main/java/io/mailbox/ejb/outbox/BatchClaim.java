@@ -22,7 +22,7 @@ final class BatchClaim {
   private final String relayId;
   private final RelayListener listener;
   private final RowSettlement settlement;
-  private final BatchFinish finish;
+  private final DestinationPublish destinations;
 
   BatchClaim(
       OutboxStore store,
@@ -30,14 +30,15 @@ final class BatchClaim {
       Clock clock,
       String relayId,
       RelayListener listener,
-      BatchFinish finish) {
+      RowSettlement settlement,
+      DestinationPublish destinations) {
     this.store = store;
     this.settings = settings;
     this.clock = clock;
     this.relayId = relayId;
     this.listener = listener;
-    this.finish = finish;
-    this.settlement = new RowSettlement(store, settings, clock, listener);
+    this.settlement = settlement;
+    this.destinations = destinations;
   }
 
   /**
@@ -53,7 +54,7 @@ final class BatchClaim {
       return new ClaimedBatch(Set.copyOf(batch.keys()), claimed, stopped, Set.of(), 0);
     }
     // Asked before the claim: a lookup that fails then leaves nothing claimed.
-    Set<String> ordered = finish.keepingOrder(claimable);
+    Set<String> ordered = destinations.keepingOrder(claimable);
     long leaseUntil = clock.millis() + settings.claimLease().toMillis();
     List<Boolean> claims = claimAll(claimable, leaseUntil);
     for (int i = 0; i < claimable.size(); i++) {
@@ -93,13 +94,16 @@ final class BatchClaim {
       vouchedUpTo =
           open.values().stream().map(p -> p.get(p.size() - 1)).max(String::compareTo).orElse("");
     }
+    Map<String, List<String>> notGoing = new HashMap<>();
+    open.forEach(
+        (key, positions) ->
+            notGoing.put(key, positions.stream().filter(p -> !going.contains(p)).toList()));
     Map<String, Integer> taken = new HashMap<>();
     List<OutboxRow> claimable = new ArrayList<>();
     for (OutboxRow row : batch.rows()) {
       String key = row.blockingKey();
       if (key != null) {
-        List<String> positions =
-            open.getOrDefault(key, List.of()).stream().filter(p -> !going.contains(p)).toList();
+        List<String> positions = notGoing.getOrDefault(key, List.of());
         int next = taken.merge(key, 1, Integer::sum) - 1;
         boolean isNext =
             !stopped.isStopped(row)

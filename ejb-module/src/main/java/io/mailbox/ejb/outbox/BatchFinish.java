@@ -24,23 +24,19 @@ final class BatchFinish {
 
   BatchFinish(
       OutboxStore store,
-      OutboxPublisher publisher,
       RelaySettings settings,
       Clock clock,
       String relayId,
-      RelayListener listener) {
+      RelayListener listener,
+      RowSettlement settlement,
+      DestinationPublish destinations) {
     this.store = store;
     this.settings = settings;
     this.clock = clock;
     this.relayId = relayId;
     this.listener = listener;
-    this.destinations = new DestinationPublish(publisher);
-    this.settlement = new RowSettlement(store, settings, clock, listener);
-  }
-
-  /** The addresses of {@code rows} whose transport keeps a call's order (asked before a claim). */
-  java.util.Set<String> keepingOrder(List<OutboxRow> rows) {
-    return destinations.keepingOrder(rows);
+    this.settlement = settlement;
+    this.destinations = destinations;
   }
 
   /**

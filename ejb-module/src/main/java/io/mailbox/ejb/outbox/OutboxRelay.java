@@ -113,8 +113,11 @@ public final class OutboxRelay {
     this.relayId = relayId;
     this.finishing = finishing;
     this.settlement = new RowSettlement(store, settings, clock, listener);
-    this.finish = new BatchFinish(store, publisher, settings, clock, relayId, listener);
-    this.claim = new BatchClaim(store, settings, clock, relayId, listener, finish);
+    DestinationPublish destinations = new DestinationPublish(publisher);
+    this.claim =
+        new BatchClaim(store, settings, clock, relayId, listener, settlement, destinations);
+    this.finish =
+        new BatchFinish(store, settings, clock, relayId, listener, settlement, destinations);
   }
 
   /**
@@ -230,7 +233,8 @@ public final class OutboxRelay {
               CompletableFuture.supplyAsync(() -> finish.finish(started, deadline), finishing));
     } catch (RuntimeException | Error e) {
       blockedKeys.addAll(batch.keys());
-      if (claimed != null && (inFlight == null || inFlight.batch() != claimed)) {
+      if (claimed != null) {
+        // Its finish never started: starting it is the last step above.
         giveBackQuietly(claimed.rows());
       }
       throw e;

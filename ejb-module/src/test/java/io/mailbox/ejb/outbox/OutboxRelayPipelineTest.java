@@ -108,6 +108,10 @@ class OutboxRelayPipelineTest {
   }
 
   private OutboxRelay relay() {
+    return relay(FinishingThreads.EACH_ON_ITS_OWN);
+  }
+
+  private OutboxRelay relay(Executor finishing) {
     return new OutboxRelay(
         store(),
         publisher,
@@ -115,7 +119,7 @@ class OutboxRelayPipelineTest {
         clock,
         "relay-1",
         RelayListener.NONE,
-        FinishingThreads.EACH_ON_ITS_OWN);
+        finishing);
   }
 
   /** {@code count} rows over {@link #KEYS} keys, ids {@code r0, r1, ...} in write order. */
@@ -150,6 +154,13 @@ class OutboxRelayPipelineTest {
     Map<String, List<String>> byKey = new LinkedHashMap<>();
     ids.forEach(id -> byKey.computeIfAbsent(keyOf(id), k -> new ArrayList<>()).add(id));
     return byKey;
+  }
+
+  /** Sweeps until nothing is pending; then every row is sent, each key first published in order. */
+  private void assertAllSentInWriteOrderAfterSweeping(OutboxRelay relay, List<String> ids) {
+    untilIdle(relay);
+    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(ids.size());
+    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
   }
 
   /** Sweeps as the relay service does with a backlog, until nothing is pending (at most 10). */
@@ -196,10 +207,7 @@ class OutboxRelayPipelineTest {
 
     refused.clear();
     clock.advance(Duration.ofMinutes(1)); // past r17's backoff
-    untilIdle(relay());
-
-    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
-    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+    assertAllSentInWriteOrderAfterSweeping(relay(), ids);
   }
 
   @Test
@@ -219,10 +227,7 @@ class OutboxRelayPipelineTest {
     // The first batch's rows wait for their lease (their outcome is unknown), then go again; the
     // rows behind them never overtake them.
     clock.advance(Duration.ofSeconds(40));
-    untilIdle(relay);
-
-    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
-    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+    assertAllSentInWriteOrderAfterSweeping(relay, ids);
   }
 
   @Test
@@ -242,9 +247,7 @@ class OutboxRelayPipelineTest {
       assertThat(rows.get(id).leaseUntil()).as(id + " free at once").isZero();
     }
 
-    untilIdle(relay());
-    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
-    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+    assertAllSentInWriteOrderAfterSweeping(relay(), ids);
   }
 
   @Test
@@ -261,9 +264,7 @@ class OutboxRelayPipelineTest {
       assertThat(rows.get(id).leaseUntil()).as(id + " never claimed").isZero();
     }
 
-    untilIdle(relay);
-    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
-    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+    assertAllSentInWriteOrderAfterSweeping(relay, ids);
   }
 
   @Test
@@ -277,15 +278,7 @@ class OutboxRelayPipelineTest {
           }
           FinishingThreads.EACH_ON_ITS_OWN.execute(task);
         };
-    OutboxRelay relay =
-        new OutboxRelay(
-            store(),
-            publisher,
-            RelaySettings.defaults().withLimits(5_000, 5_000),
-            clock,
-            "relay-1",
-            RelayListener.NONE,
-            refusingTheSecond);
+    OutboxRelay relay = relay(refusingTheSecond);
 
     assertThatThrownBy(relay::sweep).isInstanceOf(RejectedExecutionException.class);
 
@@ -296,8 +289,6 @@ class OutboxRelayPipelineTest {
       assertThat(row.leaseUntil()).as(id + " given back").isZero();
     }
 
-    untilIdle(relay);
-    assertThat(rows.count(OutboxStatus.SENT)).isEqualTo(600);
-    assertThat(firstPublishesByKey()).isEqualTo(byKey(ids));
+    assertAllSentInWriteOrderAfterSweeping(relay, ids);
   }
 }
