@@ -3,6 +3,7 @@ package io.mailbox.connector.kernel;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Ids;
+import io.mailbox.connector.spi.SentAt;
 import java.time.Instant;
 
 /**

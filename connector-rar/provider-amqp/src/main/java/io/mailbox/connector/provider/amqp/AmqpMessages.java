@@ -7,6 +7,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.ForeignHeaders;
 import io.mailbox.connector.spi.Ids;
+import io.mailbox.connector.spi.SentAt;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Date;
@@ -131,7 +132,7 @@ final class AmqpMessages {
 
   private static Instant instant(String text) {
     try {
-      return Instant.parse(text);
+      return SentAt.parse(text);
     } catch (RuntimeException e) {
       return Instant.now();
     }

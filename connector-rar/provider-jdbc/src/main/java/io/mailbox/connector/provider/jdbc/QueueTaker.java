@@ -9,6 +9,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.MessageJson;
+import io.mailbox.connector.spi.SentAt;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -151,7 +152,7 @@ final class QueueTaker {
   private String spentReason(MailMessage stored, int deliveries, boolean leased) {
     if (!timeToLive.isZero()) {
       Instant sentAt =
-          stored.header(SystemHeaders.SENT_AT).map(Instant::parse).orElse(Instant.EPOCH);
+          stored.header(SystemHeaders.SENT_AT).map(SentAt::parse).orElse(Instant.EPOCH);
       if (!sentAt.plus(timeToLive).isAfter(clock.instant())) {
         return "ttl";
       }

@@ -69,7 +69,7 @@ final class KafkaRecords {
       if (ours && name.equals(PRODUCER)) {
         continue;
       }
-      String value = header.value() == null ? null : ForeignHeaders.plainText(text(header.value()));
+      String value = header.value() == null ? null : ForeignHeaders.plainText(header.value());
       if (ours && name.equals(MESSAGE_ID)) {
         messageId = value;
       } else if (!ForeignHeaders.carry(copy, name, value, ours)) {
@@ -80,8 +80,7 @@ final class KafkaRecords {
       copy.header(SystemHeaders.SEND_ID, foreignKey(record));
       copy.header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString());
       messageId = record.topic() + ":" + record.partition() + ":" + record.offset();
-      String partitionKey =
-          record.key() == null ? null : ForeignHeaders.plainText(text(record.key()));
+      String partitionKey = record.key() == null ? null : ForeignHeaders.plainText(record.key());
       if (partitionKey != null
           && !partitionKey.isBlank()
           && partitionKey.getBytes(StandardCharsets.UTF_8).length <= 128
