@@ -2,6 +2,11 @@ package io.mailbox.connector.provider.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class OffsetWindowTest {
@@ -63,5 +68,74 @@ class OffsetWindowTest {
     window.settled(5);
 
     assertThat(window.committable()).hasValue(6);
+  }
+
+  @Test
+  void farAboveItsStartTheWindowStillCommitsUpToTheLowestUnsettled() {
+    // Two records stay out while 10,000 around them are handed out and settled; once the first is
+    // settled the lowest is far above where the bits start, and they are counted from it instead.
+    OffsetWindow window = new OffsetWindow(100);
+    for (long offset = 100; offset < 10_100; offset++) {
+      window.handedOut(offset);
+      if (offset != 100 && offset != 6_000) {
+        window.settled(offset);
+      }
+    }
+    assertThat(window.committable()).isEmpty(); // 100 is still out
+    assertThat(window.settledNotCommitted()).isEqualTo(9_998);
+
+    window.settled(100);
+    assertThat(window.committable()).hasValue(6_000);
+    window.committed(6_000);
+    window.handedOut(10_100);
+    window.settled(6_000);
+    assertThat(window.committable()).hasValue(10_100); // 10,100 is out
+    window.settled(10_100);
+    assertThat(window.committable()).hasValue(10_101);
+    assertThat(window.unsettledCount()).isZero();
+  }
+
+  @Test
+  void behavesAsASortedSetOfUnsettledOffsets() {
+    // Random hand-outs (mostly in order, some again after a retry, a few below the window's
+    // start), settlements in any order and commits, against the plain model.
+    Random random = new Random(17);
+    OffsetWindow window = new OffsetWindow(1_000);
+    TreeSet<Long> model = new TreeSet<>();
+    List<Long> out = new ArrayList<>();
+    long next = 1_000;
+    long committed = 1_000;
+    for (int step = 0; step < 200_000; step++) {
+      int action = random.nextInt(10);
+      if (action < 4) {
+        long offset = random.nextInt(50) == 0 ? next - 1 - random.nextInt(20) : next;
+        if (offset < 0) {
+          continue;
+        }
+        window.handedOut(offset);
+        model.add(offset);
+        out.add(offset);
+        next = Math.max(next, offset + 1);
+      } else if (action < 8 && !out.isEmpty()) {
+        long offset =
+            random.nextInt(8) == 0
+                ? out.remove(random.nextInt(out.size()))
+                : out.remove(out.size() > 30 ? random.nextInt(30) : 0);
+        window.settled(offset);
+        model.remove(offset);
+      } else if (action == 8) {
+        long upTo = model.isEmpty() ? next : model.first();
+        OptionalLong expected = upTo > committed ? OptionalLong.of(upTo) : OptionalLong.empty();
+        assertThat(window.committable()).as("step %d", step).isEqualTo(expected);
+        if (expected.isPresent()) {
+          window.committed(upTo);
+          committed = upTo;
+        }
+      } else {
+        assertThat(window.unsettledCount()).isEqualTo(model.size());
+        assertThat(window.settledNotCommitted())
+            .isEqualTo(Math.max(0, next - committed - model.size()));
+      }
+    }
   }
 }
