@@ -105,11 +105,17 @@ public final class KafkaBenchmark {
         MailAddress rawOneByOneTo = address("raw-one", run, round);
         provider.post(MailMessage.to(publish).body("{}").build()); // the topic, for the raw side
         String publishTarget = topic(provider, publish);
+        // -Dbench.consumeOnly=true: the consume comparisons alone (no publish, queue or relay one).
+        boolean consumeOnly = Boolean.getBoolean("bench.consumeOnly");
         double[] publishes =
-            ProviderBench.alternately(
-                round,
-                () -> ProviderBench.publish(provider, publish, messages, batch, ProviderBench.BODY),
-                () -> rawPublish(rawBatches, publishTarget, messages, batch));
+            consumeOnly
+                ? new double[] {0, 0}
+                : ProviderBench.alternately(
+                    round,
+                    () ->
+                        ProviderBench.publish(
+                            provider, publish, messages, batch, ProviderBench.BODY),
+                    () -> rawPublish(rawBatches, publishTarget, messages, batch));
         double ourPublish = publishes[0];
         double rawPublish = publishes[1];
         // -Dbench.publishOnly=true: the publish comparison alone, nothing else on the broker.
@@ -134,12 +140,16 @@ public final class KafkaBenchmark {
         double ourConsume = consumes[0];
         double rawConsume = consumes[1];
         double ourFirst = ProviderBench.firstRecordMillis;
-        // -Dbench.consumeOnly=true: the consume comparisons alone (no queue, no relay).
-        if (Boolean.getBoolean("bench.consumeOnly")) {
+        if (consumeOnly) {
           System.out.printf(
-              "round %d: consume raw %,.0f/s (reading headers too %,.0f/s) ours %,.0f/s ratio"
+              "%s %d: consume raw %,.0f/s (reading headers too %,.0f/s) ours %,.0f/s ratio"
                   + " %.2f%n",
-              round, rawConsume, rawConsumeWithHeaders, ourConsume, ourConsume / rawConsume);
+              round < 0 ? "warm-up" : "round",
+              round < 0 ? round + 3 : round + 1,
+              rawConsume,
+              rawConsumeWithHeaders,
+              ourConsume,
+              ourConsume / rawConsume);
           if (round >= 0) {
             rates[2][round] = rawConsume;
             rates[3][round] = ourConsume;

@@ -5,6 +5,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.ForeignHeaders;
 import io.mailbox.connector.spi.Ids;
+import io.mailbox.connector.spi.SentAt;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -172,7 +173,7 @@ final class KafkaRecords {
 
   private static Long epochMillis(String instant) {
     try {
-      return Instant.parse(instant).toEpochMilli();
+      return SentAt.parse(instant).toEpochMilli();
     } catch (RuntimeException e) {
       return null;
     }

@@ -15,7 +15,8 @@ import org.apache.kafka.common.TopicPartition;
  * The partitions one member of a group holds now, each with its {@link OffsetWindow}, and their
  * commits: the settled prefix of each, asynchronously between polls, synchronously when a partition
  * is revoked or the reader closes. Owned by the reader's poll thread (the consumer is not
- * thread-safe); only {@link #settledNotCommitted()} is read from other threads.
+ * thread-safe); other threads read only {@link #settledNotCommitted()}, {@link #handedOut(int,
+ * long)} and mark records {@link #queuedAgain}.
  */
 final class PartitionCommits {
   private static final Logger LOG = Logger.getLogger(PartitionCommits.class.getName());

@@ -34,7 +34,8 @@ final class Settlements {
 
   /**
    * Gives every queued record to {@code apply} (on the poll thread), runs {@code recount}, and only
-   * then stops counting them here: a status read meanwhile counts them twice, never not at all.
+   * then stops counting them here: a status that reads {@link #count} first and the windows after
+   * counts them twice meanwhile, never not at all.
    */
   void applyAll(Consumer<TopicReader.Pending> apply, Runnable recount) {
     taskQueued.set(false); // first: a settlement from now on queues a task of its own

@@ -128,7 +128,9 @@ final class TopicReader implements AddressReader {
   /** Records settled whose offsets are not committed yet (Kafka still counts them as lag). */
   @Override
   public long settledNotCommitted() {
-    return partitions.settledNotCommitted() + settlements.count();
+    // The queue first: a record that left it since was counted in its window before it left.
+    long queued = settlements.count();
+    return partitions.settledNotCommitted() + queued;
   }
 
   /** Unhandled records waiting for their retry (queued again, not in flight). */

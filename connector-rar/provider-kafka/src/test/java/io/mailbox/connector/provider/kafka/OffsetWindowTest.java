@@ -108,7 +108,13 @@ class OffsetWindowTest {
     for (int step = 0; step < 200_000; step++) {
       int action = random.nextInt(10);
       if (action < 4) {
-        long offset = random.nextInt(50) == 0 ? next - 1 - random.nextInt(20) : next;
+        // Mostly the next offset; sometimes one handed out before (a retry), and now and then a
+        // jump (a compacted topic), sometimes wider than the bits are kept for.
+        int kind = random.nextInt(1_000);
+        long offset =
+            kind < 20
+                ? next - 1 - random.nextInt(20)
+                : kind == 20 ? next + random.nextInt(3 * OffsetWindow.MAX_BITS) : next;
         if (offset < 0) {
           continue;
         }
@@ -116,6 +122,9 @@ class OffsetWindowTest {
         model.add(offset);
         out.add(offset);
         next = Math.max(next, offset + 1);
+      } else if (action == 7 && random.nextInt(20) == 0) {
+        long never = next + random.nextInt(5); // never handed out: changes nothing
+        window.settled(never);
       } else if (action < 8 && !out.isEmpty()) {
         long offset =
             random.nextInt(8) == 0
@@ -137,5 +146,42 @@ class OffsetWindowTest {
             .isEqualTo(Math.max(0, next - committed - model.size()));
       }
     }
+  }
+
+  @Test
+  void anEmptyWindowFollowsAJumpOfAnySize() {
+    OffsetWindow window = new OffsetWindow(0);
+    window.handedOut(0);
+    window.settled(0);
+    long far = (1L << 33) + 5; // a compacted topic's next record, far past the last
+    window.handedOut(far);
+    window.handedOut(far + 1);
+    window.settled(far + 1);
+    assertThat(window.committable()).hasValue(far); // far is still out
+    window.settled(far);
+    assertThat(window.committable()).hasValue(far + 2);
+  }
+
+  @Test
+  void unsettledRecordsFarApartAreKeptAndTheWindowReturnsToBits() {
+    OffsetWindow window = new OffsetWindow(10);
+    window.handedOut(10); // stays out while the offsets jump by more than the bits are kept for
+    long far = 10 + 3L * OffsetWindow.MAX_BITS;
+    window.handedOut(far);
+    window.handedOut(far + 1);
+    window.settled(far);
+    assertThat(window.committable()).isEmpty(); // 10 is still out: nothing past it
+    assertThat(window.unsettledCount()).isEqualTo(2);
+
+    window.settled(10);
+    assertThat(window.committable()).hasValue(far + 1);
+    window.settled(far + 1);
+    assertThat(window.committable()).hasValue(far + 2);
+
+    window.handedOut(far + 2);
+    window.handedOut(far + 3);
+    window.settled(far + 3);
+    assertThat(window.committable()).hasValue(far + 2);
+    assertThat(window.unsettledCount()).isEqualTo(1);
   }
 }
