@@ -9,31 +9,18 @@ import io.mailbox.connector.provider.kafka.KafkaSettings;
 import io.mailbox.connector.spi.ExecutorScheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -131,12 +118,14 @@ public final class KafkaBenchmark {
         ProviderBench.publish(provider, consumeRawHeaders, messages, batch, ProviderBench.BODY);
         ProviderBench.publish(provider, consumeOurs, messages, batch, ProviderBench.BODY);
         double rawConsumeWithHeaders =
-            rawConsume(servers, topic(provider, consumeRawHeaders), messages, true);
+            RawKafkaConsumers.consume(servers, topic(provider, consumeRawHeaders), messages, true);
         double[] consumes =
             ProviderBench.alternately(
                 round,
                 () -> ProviderBench.consume(provider, consumeOurs, messages),
-                () -> rawConsume(servers, topic(provider, consumeRaw), messages, false));
+                () ->
+                    RawKafkaConsumers.consume(
+                        servers, topic(provider, consumeRaw), messages, false));
         double ourConsume = consumes[0];
         double rawConsume = consumes[1];
         double ourFirst = ProviderBench.firstRecordMillis;
@@ -161,7 +150,8 @@ public final class KafkaBenchmark {
         MailAddress queueRaw = address("queue-raw", run, round);
         MailAddress queueOurs = address("queue-ours", run, round);
         ProviderBench.publish(provider, queueRaw, messages, batch, ProviderBench.BODY);
-        double rawQueue = rawShareConsume(servers, topic(provider, queueRaw), messages);
+        double rawQueue =
+            RawKafkaConsumers.shareConsume(servers, topic(provider, queueRaw), messages);
         ProviderBench.publish(provider, queueOurs, messages, batch, ProviderBench.BODY);
         double ourQueue = ProviderBench.consume(provider, queueOurs, messages);
 
@@ -203,7 +193,7 @@ public final class KafkaBenchmark {
         System.out.printf(
             "         consume: raw reading headers too %,.0f/s; first record after raw %.0f ms,"
                 + " ours %.0f ms%n",
-            rawConsumeWithHeaders, rawFirstRecordMillis, ourFirst);
+            rawConsumeWithHeaders, RawKafkaConsumers.firstRecordMillis, ourFirst);
         System.out.printf(
             "         queue (share group) consume raw %,.0f/s ours %,.0f/s%n", rawQueue, ourQueue);
         System.out.printf(
@@ -319,104 +309,6 @@ public final class KafkaBenchmark {
     headers.add("mbx-producer", utf8("mailbox"));
     return new ProducerRecord<>(
         topic, null, System.currentTimeMillis(), null, utf8(ProviderBench.BODY), headers);
-  }
-
-  // ---- consume ---------------------------------------------------------------------------------
-
-  /** How long the last raw consume waited for its first record (its making, join, first fetch). */
-  private static double rawFirstRecordMillis;
-
-  private static double rawConsume(String servers, String topic, int count, boolean headers) {
-    Properties properties = new Properties();
-    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
-    properties.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-raw-" + UUID.randomUUID());
-    properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
-    // Timed from before the consumer is made, as ours is timed from before its subscription (which
-    // makes its consumer): raw's first record came 0-14 ms later with its making counted.
-    long start = System.nanoTime();
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      consumer.subscribe(List.of(topic));
-      int seen = 0;
-      long deadline = start + TimeUnit.SECONDS.toNanos(120);
-      while (seen < count) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("raw consumer got " + seen);
-        }
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-          if (seen == 0) {
-            rawFirstRecordMillis = (System.nanoTime() - start) / 1e6;
-          }
-          new String(record.value(), StandardCharsets.UTF_8); // the same decoding work as ours
-          if (headers) { // what a consumer needing the ids (to de-duplicate) reads as well
-            for (Header header : record.headers()) {
-              header.key();
-              new String(header.value(), StandardCharsets.UTF_8);
-            }
-          }
-          seen++;
-        }
-        consumer.commitAsync();
-      }
-      double rate = count / OutboxBench.seconds(start);
-      consumer.commitSync();
-      return rate;
-    }
-  }
-
-  /**
-   * A raw share consumer (explicit acknowledgements) of a share group of its own that starts at the
-   * earliest record: poll, decode, accept each, until {@code count}; the rate from its first record
-   * (a new share group's start takes seconds on this broker; ours is counted from its subscription,
-   * join included, so the comparison leans against the provider).
-   */
-  private static double rawShareConsume(String servers, String topic, int count) throws Exception {
-    String group = "bench-raw-share-" + UUID.randomUUID();
-    Properties admin = new Properties();
-    admin.put("bootstrap.servers", servers);
-    try (Admin client = Admin.create(admin)) {
-      client
-          .incrementalAlterConfigs(
-              Map.of(
-                  new ConfigResource(ConfigResource.Type.GROUP, group),
-                  List.of(
-                      new AlterConfigOp(
-                          new ConfigEntry("share.auto.offset.reset", "earliest"),
-                          AlterConfigOp.OpType.SET))))
-          .all()
-          .get();
-    }
-    Properties properties = new Properties();
-    properties.put("bootstrap.servers", servers);
-    properties.put("group.id", group);
-    properties.put("share.acknowledgement.mode", "explicit");
-    long created = System.nanoTime();
-    long start = 0; // from its first record: a new share group's start takes seconds here
-    try (KafkaShareConsumer<byte[], byte[]> consumer =
-        new KafkaShareConsumer<>(
-            properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      consumer.subscribe(List.of(topic));
-      int seen = 0;
-      long deadline = created + TimeUnit.SECONDS.toNanos(120);
-      while (seen < count) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("raw share consumer got " + seen);
-        }
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-          if (start == 0) {
-            start = System.nanoTime();
-          }
-          new String(record.value(), StandardCharsets.UTF_8); // the same decoding work as ours
-          consumer.acknowledge(record, AcknowledgeType.ACCEPT);
-          seen++;
-        }
-      }
-      double rate = count / OutboxBench.seconds(start);
-      consumer.commitSync();
-      return rate;
-    }
   }
 
   private static byte[] utf8(String text) {
