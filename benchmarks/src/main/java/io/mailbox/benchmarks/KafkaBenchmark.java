@@ -39,7 +39,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *       (the message and send ids a consumer needs to recognize a redelivery; ours reads them);
  *   <li><b>queue consume</b>: N records already in a topic read through a share group — raw: a
  *       {@code KafkaShareConsumer} of its own group (explicit acknowledgements, from the earliest
- *       record) accepting each; provider: a subscription to a queue address;
+ *       record) accepting each, on Kafka's defaults (500 a poll); provider: a subscription to a
+ *       queue address; both timed from their first record (a new share group takes seconds to
+ *       start);
  *   <li><b>relay</b>: R outbox rows on PostgreSQL (or embedded H2) relayed to {@code kafka:}
  *       (claim, acknowledged publish, mark sent) vs raw acknowledged sends of R records one at a
  *       time, and in batches.
@@ -70,7 +72,10 @@ public final class KafkaBenchmark {
         KafkaSettings.defaults()
             .withBootstrapServers(servers)
             .withTopicCreation(1)
-            .withQueueAddresses("bench@kafka/queue-*");
+            .withQueueAddresses("bench@kafka/queue-*")
+            // -Dbench.queueBatch=N: kafkaQueueBatch for the queue comparison (default as shipped).
+            .withQueueBatch(
+                Integer.getInteger("bench.queueBatch", KafkaSettings.defaults().queueBatch()));
     MailboxProvider provider =
         MailboxProvider.of(new KafkaProvider(settings, Clock.systemUTC(), new ExecutorScheduler()));
     provider.start();
@@ -113,6 +118,21 @@ public final class KafkaBenchmark {
           continue;
         }
 
+        // -Dbench.queueOnly=true: the queue (share group) comparison alone, the two sides in turn.
+        if (Boolean.getBoolean("bench.queueOnly")) {
+          double[] queues = compareQueues(provider, servers, run, round, messages, batch);
+          System.out.printf(
+              "%s: queue consume raw %,.0f/s ours %,.0f/s ratio %.2f%n",
+              round < 0 ? "warm-up" : "round " + (round + 1),
+              queues[1],
+              queues[0],
+              queues[0] / queues[1]);
+          if (round >= 0) {
+            rates[6][round] = queues[1];
+            rates[7][round] = queues[0];
+          }
+          continue;
+        }
         MailAddress consumeRawHeaders = address("consume-raw-headers", run, round);
         ProviderBench.publish(provider, consumeRaw, messages, batch, ProviderBench.BODY);
         ProviderBench.publish(provider, consumeRawHeaders, messages, batch, ProviderBench.BODY);
@@ -146,14 +166,9 @@ public final class KafkaBenchmark {
           }
           continue;
         }
-        // Queue addresses: a share group each side, records already in the topic.
-        MailAddress queueRaw = address("queue-raw", run, round);
-        MailAddress queueOurs = address("queue-ours", run, round);
-        ProviderBench.publish(provider, queueRaw, messages, batch, ProviderBench.BODY);
-        double rawQueue =
-            RawKafkaConsumers.shareConsume(servers, topic(provider, queueRaw), messages);
-        ProviderBench.publish(provider, queueOurs, messages, batch, ProviderBench.BODY);
-        double ourQueue = ProviderBench.consume(provider, queueOurs, messages);
+        double[] queues = compareQueues(provider, servers, run, round, messages, batch);
+        double ourQueue = queues[0];
+        double rawQueue = queues[1];
 
         provider.post(MailMessage.to(rawOneByOneTo).body("{}").build()); // creates the topic
         double rawOneByOne = rawPublish(raw, topic(provider, rawOneByOneTo), relayRows, 1);
@@ -203,6 +218,10 @@ public final class KafkaBenchmark {
         printConsumeRatios(rates);
         return;
       }
+      if (Boolean.getBoolean("bench.queueOnly")) {
+        printQueueRatio(rates);
+        return;
+      }
       double publishRaw = OutboxBench.median(rates[0]);
       double publishOurs = OutboxBench.median(rates[1]);
       double consumeRaw = OutboxBench.median(rates[2]);
@@ -217,11 +236,7 @@ public final class KafkaBenchmark {
           "ratio publish provider / raw (same headers) = %.2f (target >= 0.9)%n",
           publishOurs / publishRaw);
       printConsumeRatios(rates);
-      System.out.printf(
-          "ratio queue consume provider / raw share consumer = %.2f (raw %,.0f/s, ours %,.0f/s)%n",
-          OutboxBench.median(rates[7]) / OutboxBench.median(rates[6]),
-          OutboxBench.median(rates[6]),
-          OutboxBench.median(rates[7]));
+      printQueueRatio(rates);
       System.out.printf(
           "ratio relay / raw acknowledged send one by one = %.2f%n", relayed / oneByOne);
       System.out.printf(
@@ -260,6 +275,38 @@ public final class KafkaBenchmark {
     System.out.printf(
         "ratio consume provider / raw reading each record's headers too = %.2f (raw %,.0f/s)%n",
         consumeOurs / OutboxBench.median(rates[8]), OutboxBench.median(rates[8]));
+  }
+
+  /**
+   * Queue addresses: a share group each side reading records already in its topic, the two sides in
+   * turn. Returns {ours, raw} in records per second.
+   */
+  private static double[] compareQueues(
+      MailboxProvider provider, String servers, String run, int round, int messages, int batch)
+      throws Exception {
+    MailAddress queueRaw = address("queue-raw", run, round);
+    MailAddress queueOurs = address("queue-ours", run, round);
+    ProviderBench.publish(provider, queueRaw, messages, batch, ProviderBench.BODY);
+    ProviderBench.publish(provider, queueOurs, messages, batch, ProviderBench.BODY);
+    return ProviderBench.alternately(
+        round,
+        () -> ProviderBench.consume(provider, queueOurs, messages, true),
+        () -> RawKafkaConsumers.shareConsume(servers, topic(provider, queueRaw), messages));
+  }
+
+  private static void printQueueRatio(double[][] rates) {
+    double[] perRound = new double[rates[6].length];
+    for (int i = 0; i < perRound.length; i++) {
+      perRound[i] = rates[7][i] / rates[6][i];
+    }
+    System.out.printf(
+        "ratio queue consume provider / raw share consumer = %.2f (raw %,.0f/s, ours %,.0f/s;"
+            + " rounds %.2f-%.2f)%n",
+        OutboxBench.median(rates[7]) / OutboxBench.median(rates[6]),
+        OutboxBench.median(rates[6]),
+        OutboxBench.median(rates[7]),
+        Arrays.stream(perRound).min().orElse(0),
+        Arrays.stream(perRound).max().orElse(0));
   }
 
   private static MailAddress address(String what, String run, int round) {

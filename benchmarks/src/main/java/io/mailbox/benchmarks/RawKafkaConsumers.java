@@ -74,8 +74,8 @@ final class RawKafkaConsumers {
   /**
    * A raw share consumer (explicit acknowledgements) of a share group of its own that starts at the
    * earliest record: poll, decode, accept each, until {@code count}; the rate from its first record
-   * (a new share group's start takes seconds on this broker; ours is counted from its subscription,
-   * join included, so the comparison leans against the provider).
+   * (a new share group's start takes seconds on this broker; ours is counted from its first record
+   * too).
    */
   static double shareConsume(String servers, String topic, int count) throws Exception {
     String group = "bench-raw-share-" + UUID.randomUUID();
