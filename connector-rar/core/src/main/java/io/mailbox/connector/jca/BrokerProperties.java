@@ -17,6 +17,7 @@ public abstract class BrokerProperties {
   private Long kafkaUnknownTopicBudgetMillis = 10_000L;
   private Integer kafkaMaxDeliveries = 10;
   private String kafkaQueueAddresses = "";
+  private Integer kafkaQueueBatch = 500;
   private String natsUrl = "nats://127.0.0.1:4222";
   private String natsStream = "MAILBOX";
   private String natsSubjectPrefix = "mailbox";
@@ -115,6 +116,14 @@ public abstract class BrokerProperties {
 
   public void setKafkaQueueAddresses(String kafkaQueueAddresses) {
     this.kafkaQueueAddresses = kafkaQueueAddresses;
+  }
+
+  public Integer getKafkaQueueBatch() {
+    return kafkaQueueBatch;
+  }
+
+  public void setKafkaQueueBatch(Integer kafkaQueueBatch) {
+    this.kafkaQueueBatch = kafkaQueueBatch;
   }
 
   public String getNatsUrl() {

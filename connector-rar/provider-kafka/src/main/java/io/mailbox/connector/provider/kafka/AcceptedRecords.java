@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicIdPartition;
 
 /**
  * The records a share reader accepted, by partition and offset. Until the broker confirms an
@@ -59,6 +60,20 @@ final class AcceptedRecords {
   }
 
   /** Accepted here and not confirmed, or confirmed within the grace. */
+  /** The broker's answer to acknowledgements: confirmed, or undone when it refused them. */
+  void answered(Map<TopicIdPartition, Set<Long>> offsets, Exception error) {
+    offsets.forEach(
+        (partition, set) -> {
+          for (Long offset : set) {
+            if (error == null) {
+              confirmed(partition.partition(), offset);
+            } else {
+              undone(partition.partition(), offset);
+            }
+          }
+        });
+  }
+
   boolean taken(int partition, long offset) {
     String at = at(partition, offset);
     if (notConfirmed.contains(at)) {

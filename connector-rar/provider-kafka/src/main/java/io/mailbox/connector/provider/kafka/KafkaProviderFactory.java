@@ -62,6 +62,13 @@ public final class KafkaProviderFactory implements ProviderFactory<KafkaSettings
           "kafka: mailbox patterns (comma-separated, * = anything) read as a queue through a share"
               + " group (KIP-932: per-record locks, no partition order) instead of an ordered"
               + " consumer group.");
+  static final Setting QUEUE_BATCH =
+      Setting.integer(
+          "kafkaQueueBatch",
+          KafkaSettings.defaults().queueBatch(),
+          "kafka: records a member of a queue address's share group acquires per poll and holds"
+              + " locked until it settles them (1 to 4000): more is faster, fewer shares a queue"
+              + " more evenly and holds less behind a slow handler.");
 
   @Override
   public String scheme() {
@@ -80,7 +87,8 @@ public final class KafkaProviderFactory implements ProviderFactory<KafkaSettings
         REPLICATION_FACTOR,
         UNKNOWN_TOPIC_BUDGET,
         MAX_DELIVERIES,
-        QUEUE_ADDRESSES);
+        QUEUE_ADDRESSES,
+        QUEUE_BATCH);
   }
 
   @Override
@@ -104,7 +112,8 @@ public final class KafkaProviderFactory implements ProviderFactory<KafkaSettings
         settings.millis(UNKNOWN_TOPIC_BUDGET),
         settings.integer(MAX_DELIVERIES, 0),
         KafkaSettings.defaults().probeInterval(),
-        QueueAddresses.parse(settings.text(QUEUE_ADDRESSES)));
+        QueueAddresses.parse(settings.text(QUEUE_ADDRESSES)),
+        settings.integer(QUEUE_BATCH, 1));
   }
 
   @Override

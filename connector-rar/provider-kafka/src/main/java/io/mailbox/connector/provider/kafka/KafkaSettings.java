@@ -21,6 +21,9 @@ import java.util.regex.Pattern;
  * @param probeInterval how long a reachability probe's answer is reused
  * @param queueAddresses the addresses read as a queue through a share group (KIP-932) instead of an
  *     ordered classic consumer group
+ * @param queueBatch records a member of a queue address's share group acquires per poll (and holds
+ *     locked until it settles them): more is faster, fewer shares a queue more evenly between
+ *     members and holds less behind a slow handler
  */
 public record KafkaSettings(
     String bootstrapServers,
@@ -33,7 +36,8 @@ public record KafkaSettings(
     Duration unknownTopicBudget,
     int maxDeliveries,
     Duration probeInterval,
-    QueueAddresses queueAddresses) {
+    QueueAddresses queueAddresses,
+    int queueBatch) {
 
   private static final Pattern SERVERS =
       Pattern.compile("[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}(,[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5})*");
@@ -73,10 +77,17 @@ public record KafkaSettings(
     if (queueAddresses == null) {
       queueAddresses = QueueAddresses.none();
     }
+    if (queueBatch < 1 || queueBatch > MAX_QUEUE_BATCH) {
+      throw ProviderSettings.invalid("kafkaQueueBatch", "must be 1 to " + MAX_QUEUE_BATCH);
+    }
   }
 
+  /** The most a share partition may lock at all (Kafka 4.4's ceiling of its per-group limit). */
+  static final int MAX_QUEUE_BATCH = 4_000;
+
   /**
-   * A local broker, prefix {@code mailbox.}, group {@code mailbox}, 15 s bound, no topic creation.
+   * A local broker, prefix {@code mailbox.}, group {@code mailbox}, 15 s bound, no topic creation,
+   * queue members acquiring 500 records a poll (Kafka's own {@code max.poll.records}).
    */
   public static KafkaSettings defaults() {
     return new KafkaSettings(
@@ -90,7 +101,8 @@ public record KafkaSettings(
         Duration.ofSeconds(10),
         10,
         Duration.ofSeconds(2),
-        QueueAddresses.none());
+        QueueAddresses.none(),
+        500);
   }
 
   public KafkaSettings withBootstrapServers(String servers) {
@@ -105,7 +117,8 @@ public record KafkaSettings(
         unknownTopicBudget,
         maxDeliveries,
         probeInterval,
-        queueAddresses);
+        queueAddresses,
+        queueBatch);
   }
 
   public KafkaSettings withTopicCreation(int newPartitions) {
@@ -120,7 +133,8 @@ public record KafkaSettings(
         unknownTopicBudget,
         maxDeliveries,
         probeInterval,
-        queueAddresses);
+        queueAddresses,
+        queueBatch);
   }
 
   public KafkaSettings withDefaultGroup(String group) {
@@ -135,7 +149,8 @@ public record KafkaSettings(
         unknownTopicBudget,
         maxDeliveries,
         probeInterval,
-        queueAddresses);
+        queueAddresses,
+        queueBatch);
   }
 
   public KafkaSettings withUnknownTopicBudget(Duration budget) {
@@ -150,7 +165,8 @@ public record KafkaSettings(
         budget,
         maxDeliveries,
         probeInterval,
-        queueAddresses);
+        queueAddresses,
+        queueBatch);
   }
 
   public KafkaSettings withPublishTimeout(Duration timeout) {
@@ -165,7 +181,8 @@ public record KafkaSettings(
         unknownTopicBudget,
         maxDeliveries,
         probeInterval,
-        queueAddresses);
+        queueAddresses,
+        queueBatch);
   }
 
   /**
@@ -203,7 +220,8 @@ public record KafkaSettings(
         unknownTopicBudget,
         deliveries,
         probeInterval,
-        queueAddresses);
+        queueAddresses,
+        queueBatch);
   }
 
   /** Every address matching one of {@code patterns} is read as a queue (a share group). */
@@ -219,6 +237,23 @@ public record KafkaSettings(
         unknownTopicBudget,
         maxDeliveries,
         probeInterval,
-        QueueAddresses.parse(patterns));
+        QueueAddresses.parse(patterns),
+        queueBatch);
+  }
+
+  public KafkaSettings withQueueBatch(int records) {
+    return new KafkaSettings(
+        bootstrapServers,
+        topicPrefix,
+        defaultGroup,
+        publishTimeout,
+        createTopics,
+        partitions,
+        replicationFactor,
+        unknownTopicBudget,
+        maxDeliveries,
+        probeInterval,
+        queueAddresses,
+        records);
   }
 }

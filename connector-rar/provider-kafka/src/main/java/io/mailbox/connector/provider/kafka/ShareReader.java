@@ -45,6 +45,7 @@ final class ShareReader implements AddressReader {
   private static final Duration DEFAULT_LOCK = Duration.ofSeconds(30);
   private static final double STALE_SHARE = 0.8;
   private static final Duration FAILED_PUSH_PAUSE = Duration.ofSeconds(1);
+  private static final long COMMIT_EVERY_NANOS = Duration.ofMillis(20).toNanos();
 
   /** A record acquired by this member, read into a copy. */
   record Pending(
@@ -71,6 +72,8 @@ final class ShareReader implements AddressReader {
   private volatile Duration lock = DEFAULT_LOCK;
   private volatile int generation; // which consumer acquired a record: acks go to that one only
   private volatile long lastUsedNanos = System.nanoTime();
+  private long lastCommitNanos;
+  private long lastStaleScanNanos;
 
   ShareReader(
       String topic,
@@ -219,10 +222,13 @@ final class ShareReader implements AddressReader {
           pushBacklog();
         }
       } else {
-        if (acknowledgedSinceCommit || accepted.notConfirmed() > 0) {
-          // Sends new acknowledgements, and runs the callbacks of those the broker answered.
+        long now = System.nanoTime();
+        if ((acknowledgedSinceCommit || accepted.notConfirmed() > 0)
+            && now - lastCommitNanos >= COMMIT_EVERY_NANOS) {
+          // Sends new acknowledgements, runs the callbacks of those answered; at most every 20 ms
           consumer.commitAsync();
           acknowledgedSinceCommit = false;
+          lastCommitNanos = now;
         }
         poller.awaitTask(PUSH_POLL);
       }
@@ -274,16 +280,7 @@ final class ShareReader implements AddressReader {
 
   /** The broker answered acknowledgements (on the poll thread, inside poll or commit). */
   private void confirmed(Map<TopicIdPartition, Set<Long>> offsets, Exception error) {
-    offsets.forEach(
-        (partition, set) -> {
-          for (Long offset : set) {
-            if (error == null) {
-              accepted.confirmed(partition.partition(), offset);
-            } else {
-              accepted.undone(partition.partition(), offset);
-            }
-          }
-        });
+    accepted.answered(offsets, error);
     if (error != null) {
       // Typically a lock that ran out: the broker hands those records out again (at least once).
       LOG.log(Level.FINE, "Kafka refused acknowledgements of " + topic, error);
@@ -305,6 +302,11 @@ final class ShareReader implements AddressReader {
     while (!backlog.isEmpty() && now - backlog.peekFirst().acquiredNanos() > staleAfter) {
       acknowledge(backlog.pollFirst(), AcknowledgeType.RELEASE);
     }
+    // A twentieth of a lock apart: at every turn (one per settlement) a pass per record.
+    if (now - lastStaleScanNanos < lock.toNanos() / 20) {
+      return;
+    }
+    lastStaleScanNanos = now;
     handedOut.forEach(
         (key, pending) -> {
           if (now - pending.acquiredNanos() > staleAfter && handedOut.remove(key, pending)) {

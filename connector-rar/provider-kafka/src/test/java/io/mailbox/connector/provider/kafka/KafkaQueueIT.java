@@ -22,6 +22,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
@@ -98,6 +99,69 @@ class KafkaQueueIT {
   }
 
   @Test
+  void aMemberHoldsAtMostItsBatchAndTheOthersTakeTheRest() throws Exception {
+    MailboxProvider sender = provider(settings);
+    List<MailMessage> posted = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      posted.add(MailMessage.to(orders).id("b-" + i).body("{}").build());
+    }
+    sender.postAll(posted); // starts the share group at the end, before these records
+    // The longest lock: a second member's join can take seconds here, and the slow member's
+    // records must stay its own until its handler goes on.
+    setLock(
+        TopicNames.derivedGroup(
+            settings.defaultGroup(), new TopicNames(settings.topicPrefix()).topic(orders)),
+        Duration.ofSeconds(60));
+    MailboxProvider slow = provider(settings.withQueueBatch(5));
+    MailboxProvider other = provider(settings);
+    CountDownLatch handlerFree = new CountDownLatch(1);
+    Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+    AtomicInteger bySlow = new AtomicInteger();
+    AtomicInteger byOther = new AtomicInteger();
+    try {
+      // The slow member alone first: with Kafka's default batch it would take all 40 in one poll.
+      slow.subscribe(
+          orders,
+          MailboxSubscriber.of(
+              m -> {
+                try {
+                  handlerFree.await(); // a handler stuck on something else
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  throw new IllegalStateException(e);
+                }
+                count(seen, m, bySlow);
+              }));
+      Eventually.await(
+          "the slow member holds its batch",
+          Duration.ofSeconds(30),
+          () -> slow.status(orders).inFlightCount() > 0);
+      Thread.sleep(500); // the hand-out of its poll is over; stuck on the first, it polls no more
+
+      other.subscribe(orders, MailboxSubscriber.of(m -> count(seen, m, byOther)));
+      Eventually.await(
+          "the other member took the rest", Duration.ofSeconds(30), () -> byOther.get() >= 30);
+      Thread.sleep(1_000); // nothing more comes to it while the slow member holds its records
+      System.out.printf(
+          "KafkaQueueIT: a member of batch 5 stuck holding %d records; the other handled %d%n",
+          slow.status(orders).inFlightCount(), byOther.get());
+      assertThat(slow.status(orders).inFlightCount()).as("what the slow member holds").isEqualTo(5);
+      // 35, or 30 when Kafka's share consumer had fetched the slow member's next 5 ahead: they wait
+      // in its buffer, acquired, until it polls again.
+      assertThat(byOther.get()).as("the records the slow member did not acquire").isBetween(30, 35);
+
+      handlerFree.countDown();
+      Eventually.await("all 40 handled", Duration.ofSeconds(30), () -> seen.size() == 40);
+      assertThat(bySlow.get() + byOther.get()).as("none twice").isEqualTo(40);
+    } finally {
+      handlerFree.countDown();
+      slow.stop(false);
+      other.stop(false);
+      sender.stop(true);
+    }
+  }
+
+  @Test
   void aFailingRecordIsReleasedThenDeadLetteredWithoutHoldingOthersBack() throws Exception {
     MailboxProvider member = provider(settings.withMaxDeliveries(3));
     member.enableDeadLetterQueue(DeadLetterPolicy.defaults());
@@ -161,7 +225,7 @@ class KafkaQueueIT {
       posted.add(MailMessage.to(orders).id("s-" + i).body("{}").build());
     }
     sender.postAll(posted); // starts the share group at the end, before these records
-    shortenLock(group, Duration.ofSeconds(2));
+    setLock(group, Duration.ofSeconds(2));
     MailboxProvider member = provider(settings);
     Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
     List<Integer> rounds = new CopyOnWriteArrayList<>();
@@ -231,8 +295,8 @@ class KafkaQueueIT {
         properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
-  /** The group's acquisition lock, short for the test (the test broker allows 1 s or more). */
-  private void shortenLock(String group, Duration lock) throws Exception {
+  /** The group's acquisition lock for the test (the test broker allows 1 s to 60 s). */
+  private void setLock(String group, Duration lock) throws Exception {
     try (Admin admin = admin()) {
       ConfigEntry entry = new ConfigEntry("share.record.lock.duration.ms", "" + lock.toMillis());
       admin
