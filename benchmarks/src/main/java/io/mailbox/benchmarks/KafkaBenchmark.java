@@ -260,18 +260,11 @@ public final class KafkaBenchmark {
   private static void printConsumeRatios(double[][] rates) {
     double consumeRaw = OutboxBench.median(rates[2]);
     double consumeOurs = OutboxBench.median(rates[3]);
-    double[] perRound = new double[rates[2].length];
-    for (int i = 0; i < perRound.length; i++) {
-      perRound[i] = rates[3][i] / rates[2][i];
-    }
+    double[] spread = roundSpread(rates[3], rates[2]);
     System.out.printf(
         "ratio consume provider / raw = %.2f (target >= 0.9; raw %,.0f/s, ours %,.0f/s; rounds"
             + " %.2f-%.2f)%n",
-        consumeOurs / consumeRaw,
-        consumeRaw,
-        consumeOurs,
-        Arrays.stream(perRound).min().orElse(0),
-        Arrays.stream(perRound).max().orElse(0));
+        consumeOurs / consumeRaw, consumeRaw, consumeOurs, spread[0], spread[1]);
     System.out.printf(
         "ratio consume provider / raw reading each record's headers too = %.2f (raw %,.0f/s)%n",
         consumeOurs / OutboxBench.median(rates[8]), OutboxBench.median(rates[8]));
@@ -295,18 +288,26 @@ public final class KafkaBenchmark {
   }
 
   private static void printQueueRatio(double[][] rates) {
-    double[] perRound = new double[rates[6].length];
-    for (int i = 0; i < perRound.length; i++) {
-      perRound[i] = rates[7][i] / rates[6][i];
-    }
+    double[] spread = roundSpread(rates[7], rates[6]);
     System.out.printf(
         "ratio queue consume provider / raw share consumer = %.2f (raw %,.0f/s, ours %,.0f/s;"
             + " rounds %.2f-%.2f)%n",
         OutboxBench.median(rates[7]) / OutboxBench.median(rates[6]),
         OutboxBench.median(rates[6]),
         OutboxBench.median(rates[7]),
-        Arrays.stream(perRound).min().orElse(0),
-        Arrays.stream(perRound).max().orElse(0));
+        spread[0],
+        spread[1]);
+  }
+
+  /** The lowest and highest of the rounds' ratios ours / raw. */
+  private static double[] roundSpread(double[] ours, double[] raw) {
+    double[] perRound = new double[ours.length];
+    for (int i = 0; i < perRound.length; i++) {
+      perRound[i] = ours[i] / raw[i];
+    }
+    return new double[] {
+      Arrays.stream(perRound).min().orElse(0), Arrays.stream(perRound).max().orElse(0)
+    };
   }
 
   private static MailAddress address(String what, String run, int round) {
