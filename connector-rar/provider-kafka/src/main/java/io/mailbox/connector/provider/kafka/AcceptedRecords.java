@@ -59,7 +59,6 @@ final class AcceptedRecords {
     }
   }
 
-  /** Accepted here and not confirmed, or confirmed within the grace. */
   /** The broker's answer to acknowledgements: confirmed, or undone when it refused them. */
   void answered(Map<TopicIdPartition, Set<Long>> offsets, Exception error) {
     offsets.forEach(
@@ -74,6 +73,7 @@ final class AcceptedRecords {
         });
   }
 
+  /** Accepted here and not confirmed, or confirmed within the grace. */
   boolean taken(int partition, long offset) {
     String at = at(partition, offset);
     if (notConfirmed.contains(at)) {

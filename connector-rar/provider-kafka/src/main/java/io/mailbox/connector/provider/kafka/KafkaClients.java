@@ -91,8 +91,9 @@ final class KafkaClients {
    * (accept, release) and acquires at most {@code kafkaQueueBatch} records per poll, so that no
    * more than that wait locked in its backlog while other members could take them. Kafka refuses
    * the next poll until each record of the last one is acknowledged, so the batch also sets how
-   * many records one round trip to the broker carries: measured on this machine, 200 reached 0.29
-   * of a raw share consumer on Kafka's defaults, 500 0.60, 1,000 1.04 (docs/benchmarks.md).
+   * many records one round trip to the broker carries: measured on this machine against a raw share
+   * consumer on Kafka's defaults (500 a poll), 200 reached 0.29, 500 0.60 and 1,000 1.04
+   * (docs/benchmarks.md).
    */
   static KafkaShareConsumer<byte[], byte[]> shareConsumer(KafkaSettings settings, String group) {
     Properties properties = new Properties();

@@ -82,7 +82,11 @@ public record KafkaSettings(
     }
   }
 
-  /** The most a share partition may lock at all (Kafka 4.4's ceiling of its per-group limit). */
+  /**
+   * The highest a share group's per-partition lock limit may be set on a default Kafka 4.4 broker
+   * ({@code group.share.max.partition.max.record.locks}); by default a partition locks at most
+   * 2,000 records for all members together ({@code group.share.partition.max.record.locks}).
+   */
   static final int MAX_QUEUE_BATCH = 4_000;
 
   /**

@@ -24,11 +24,10 @@ final class PartitionCommits {
   // A commit costs the poll thread ~0.2 ms (request and answer): one per turn of its loop was 15 %
   // of its time. Settled records wait at most this long for theirs (a crash redelivers them: at
   // least once, as any record after the last commit).
-  private static final long COMMIT_EVERY_NANOS = Duration.ofMillis(20).toNanos();
 
   private final String topic;
   private final Duration syncBound;
-  private long lastCommitNanos = System.nanoTime();
+  private final AtMostEvery commits = new AtMostEvery(AtMostEvery.COMMIT_NANOS);
   private final Map<TopicPartition, Held> held = new HashMap<>();
   private volatile long settledNotCommitted;
   // The same partitions' reach by number, for peeks on other threads.
@@ -127,9 +126,7 @@ final class PartitionCommits {
 
   /** {@link #commitSettled} in the background, at most once per 20 ms (between polls). */
   void commitSettledNowAndThen(KafkaConsumer<byte[], byte[]> consumer) {
-    long now = System.nanoTime();
-    if (now - lastCommitNanos >= COMMIT_EVERY_NANOS) {
-      lastCommitNanos = now;
+    if (commits.due(System.nanoTime())) {
       commitSettled(consumer, false);
     }
   }

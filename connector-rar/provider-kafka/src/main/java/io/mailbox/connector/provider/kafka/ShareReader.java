@@ -45,7 +45,6 @@ final class ShareReader implements AddressReader {
   private static final Duration DEFAULT_LOCK = Duration.ofSeconds(30);
   private static final double STALE_SHARE = 0.8;
   private static final Duration FAILED_PUSH_PAUSE = Duration.ofSeconds(1);
-  private static final long COMMIT_EVERY_NANOS = Duration.ofMillis(20).toNanos();
 
   /** A record acquired by this member, read into a copy. */
   record Pending(
@@ -72,8 +71,8 @@ final class ShareReader implements AddressReader {
   private volatile Duration lock = DEFAULT_LOCK;
   private volatile int generation; // which consumer acquired a record: acks go to that one only
   private volatile long lastUsedNanos = System.nanoTime();
-  private long lastCommitNanos;
-  private long lastStaleScanNanos;
+  private final AtMostEvery commits = new AtMostEvery(AtMostEvery.COMMIT_NANOS);
+  private final AtMostEvery staleScans = new AtMostEvery(0);
 
   ShareReader(
       String topic,
@@ -223,12 +222,10 @@ final class ShareReader implements AddressReader {
         }
       } else {
         long now = System.nanoTime();
-        if ((acknowledgedSinceCommit || accepted.notConfirmed() > 0)
-            && now - lastCommitNanos >= COMMIT_EVERY_NANOS) {
+        if ((acknowledgedSinceCommit || accepted.notConfirmed() > 0) && commits.due(now)) {
           // Sends new acknowledgements, runs the callbacks of those answered; at most every 20 ms
           consumer.commitAsync();
           acknowledgedSinceCommit = false;
-          lastCommitNanos = now;
         }
         poller.awaitTask(PUSH_POLL);
       }
@@ -302,14 +299,16 @@ final class ShareReader implements AddressReader {
     while (!backlog.isEmpty() && now - backlog.peekFirst().acquiredNanos() > staleAfter) {
       acknowledge(backlog.pollFirst(), AcknowledgeType.RELEASE);
     }
-    // A twentieth of a lock apart: at every turn (one per settlement) a pass per record.
-    if (now - lastStaleScanNanos < lock.toNanos() / 20) {
+    // A twentieth of a lock apart (at every turn, one per settlement, it was a pass per record),
+    // releasing a scan early so that none is held past 80% of its lock.
+    long scanEvery = lock.toNanos() / 20;
+    if (!staleScans.due(now, scanEvery)) {
       return;
     }
-    lastStaleScanNanos = now;
     handedOut.forEach(
         (key, pending) -> {
-          if (now - pending.acquiredNanos() > staleAfter && handedOut.remove(key, pending)) {
+          if (now - pending.acquiredNanos() > staleAfter - scanEvery
+              && handedOut.remove(key, pending)) {
             LOG.fine(() -> "A record of " + topic + " held past most of its lock was released");
             acknowledge(pending, AcknowledgeType.RELEASE);
           }

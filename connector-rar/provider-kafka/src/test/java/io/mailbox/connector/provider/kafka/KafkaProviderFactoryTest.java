@@ -29,6 +29,13 @@ class KafkaProviderFactoryTest {
           .hasMessageStartingWith("MBX-1008")
           .hasMessageContaining("kafkaQueueBatch");
     }
+    for (String secretLooking : new String[] {"-5", "4001", "2147483648", "many"}) {
+      assertThatThrownBy(() -> configure("kafkaQueueBatch", secretLooking))
+          .as("the value is never echoed")
+          .hasMessageNotContaining(secretLooking);
+    }
+    assertThatThrownBy(() -> configure("kafkaQueueBatch", "4001"))
+        .hasMessageContaining("must be 1 to 4000");
   }
 
   private KafkaSettings configure(String property, String value) {
