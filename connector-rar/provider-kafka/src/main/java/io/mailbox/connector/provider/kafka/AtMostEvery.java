@@ -11,12 +11,12 @@ final class AtMostEvery {
   static final long COMMIT_NANOS = Duration.ofMillis(20).toNanos();
 
   private final long defaultIntervalNanos;
+  private boolean ever;
   private long lastNanos;
 
-  /** Due at once, then at most every {@code intervalNanos}. */
+  /** Due at the first ask, then at most every {@code intervalNanos}. */
   AtMostEvery(long intervalNanos) {
     this.defaultIntervalNanos = intervalNanos;
-    this.lastNanos = System.nanoTime() - intervalNanos;
   }
 
   /** Whether it is due at {@code now} (then counted as done). */
@@ -26,9 +26,10 @@ final class AtMostEvery {
 
   /** Whether it is due at {@code now} with an interval that changes (then counted as done). */
   boolean due(long now, long intervalNanos) {
-    if (now - lastNanos < intervalNanos) {
+    if (ever && now - lastNanos < intervalNanos) {
       return false;
     }
+    ever = true;
     lastNanos = now;
     return true;
   }

@@ -6,8 +6,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import java.util.logging.Logger;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -27,6 +28,7 @@ final class PartitionCommits {
 
   private final String topic;
   private final Duration syncBound;
+  private final LongSupplier nanoTime;
   private final AtMostEvery commits = new AtMostEvery(AtMostEvery.COMMIT_NANOS);
   private final Map<TopicPartition, Held> held = new HashMap<>();
   private volatile long settledNotCommitted;
@@ -45,8 +47,14 @@ final class PartitionCommits {
   }
 
   PartitionCommits(String topic, Duration syncBound) {
+    this(topic, syncBound, System::nanoTime);
+  }
+
+  /** With a clock of the test's for the commit interval. */
+  PartitionCommits(String topic, Duration syncBound, LongSupplier nanoTime) {
     this.topic = topic;
     this.syncBound = syncBound;
+    this.nanoTime = nanoTime;
   }
 
   boolean holds(TopicPartition partition) {
@@ -120,20 +128,19 @@ final class PartitionCommits {
   /**
    * Commits every held partition's settled prefix: synchronously (bounded) or in the background.
    */
-  void commitSettled(KafkaConsumer<byte[], byte[]> consumer, boolean sync) {
+  void commitSettled(Consumer<byte[], byte[]> consumer, boolean sync) {
     commit(consumer, committable(held.keySet()), sync);
   }
 
   /** {@link #commitSettled} in the background, at most once per 20 ms (between polls). */
-  void commitSettledNowAndThen(KafkaConsumer<byte[], byte[]> consumer) {
-    if (commits.due(System.nanoTime())) {
+  void commitSettledNowAndThen(Consumer<byte[], byte[]> consumer) {
+    if (commits.due(nanoTime.getAsLong())) {
       commitSettled(consumer, false);
     }
   }
 
   /** Commits the settled prefix of {@code partitions} before they go (bounded, synchronous). */
-  void commitBeforeRevoking(
-      KafkaConsumer<byte[], byte[]> consumer, Collection<TopicPartition> gone) {
+  void commitBeforeRevoking(Consumer<byte[], byte[]> consumer, Collection<TopicPartition> gone) {
     commit(consumer, committable(gone), true);
   }
 
@@ -167,7 +174,7 @@ final class PartitionCommits {
   }
 
   private void commit(
-      KafkaConsumer<byte[], byte[]> consumer,
+      Consumer<byte[], byte[]> consumer,
       Map<TopicPartition, OffsetAndMetadata> offsets,
       boolean sync) {
     if (offsets.isEmpty()) {
