@@ -113,15 +113,7 @@ public final class KafkaProviderFactory implements ProviderFactory<KafkaSettings
         settings.integer(MAX_DELIVERIES, 0),
         KafkaSettings.defaults().probeInterval(),
         QueueAddresses.parse(settings.text(QUEUE_ADDRESSES)),
-        queueBatch(settings));
-  }
-
-  private static int queueBatch(ProviderSettings settings) {
-    int batch = settings.integer(QUEUE_BATCH, 1);
-    if (batch > KafkaSettings.MAX_QUEUE_BATCH) {
-      throw ProviderSettings.invalid(QUEUE_BATCH, "must be 1 to " + KafkaSettings.MAX_QUEUE_BATCH);
-    }
-    return batch;
+        settings.integer(QUEUE_BATCH, 1)); // at most MAX_QUEUE_BATCH: KafkaSettings checks it
   }
 
   @Override

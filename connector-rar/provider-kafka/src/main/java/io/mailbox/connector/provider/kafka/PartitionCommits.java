@@ -22,13 +22,12 @@ import org.apache.kafka.common.TopicPartition;
 final class PartitionCommits {
   private static final Logger LOG = Logger.getLogger(PartitionCommits.class.getName());
 
-  // A commit costs the poll thread ~0.2 ms (request and answer): one per turn of its loop was 15 %
-  // of its time. Settled records wait at most this long for theirs (a crash redelivers them: at
-  // least once, as any record after the last commit).
-
   private final String topic;
   private final Duration syncBound;
   private final LongSupplier nanoTime;
+  // A commit costs the poll thread ~0.2 ms (request and answer): one per turn of its loop was 15 %
+  // of its time. Settled records wait at most 20 ms for theirs (a crash redelivers them: at least
+  // once, as any record after the last commit).
   private final AtMostEvery commits = new AtMostEvery(AtMostEvery.COMMIT_NANOS);
   private final Map<TopicPartition, Held> held = new HashMap<>();
   private volatile long settledNotCommitted;
