@@ -143,3 +143,18 @@ mailbox_wait_for_http() {
   done
   return 1
 }
+
+# Reads a Payara Micro log for a failed deployment; prints boot-fault, deployment-failed, or nothing.
+# boot-fault is a fault of Micro's boot, not of the archive: once in a few hundred starts here
+# (2026-12), the post-boot `deploy` of the adapter ran on a main thread without a context class
+# loader, and Payara's connector validator failed on it (NullPointerException at
+# ConnectorValidator.getClass). The same archive deploys on the next start.
+mailbox_micro_deployment_failure() {
+  local log="$1"
+  if grep -qF 'Exception while deploying the app [mailbox-connector]' "$log" \
+    && grep -qF 'the return value of "java.lang.Thread.getContextClassLoader()" is null' "$log"; then
+    echo boot-fault
+  elif grep -qE 'Exception while (loading|deploying) the app' "$log"; then
+    echo deployment-failed
+  fi
+}

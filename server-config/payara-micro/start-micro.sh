@@ -106,13 +106,6 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
   echo "Port $port is already taken by another process: set MAILBOX_HTTP_PORT to a free port." >&2
   exit 1
 fi
-# The previous run's log is evidence (of a crash, say): kept as payara-micro.log.1 .. .5, never
-# truncated.
-for n in 4 3 2 1; do
-  if [ -f "$log_file.$n" ]; then mv -f "$log_file.$n" "$log_file.$((n + 1))"; fi
-done
-if [ -f "$log_file" ]; then mv -f "$log_file" "$log_file.1"; fi
-
 mailbox_console_account "$data"
 
 # Posts held by a JTA transaction on the adapter's connection are logged here once voted for
@@ -135,66 +128,114 @@ adapter_replacement="$(printf '%s' "$adapter_properties" | sed -e 's/[#&\\]/\\&/
     "$here/post-boot-commands.asadmin"
 ) > "$data/post-boot-commands.asadmin"
 
+# The previous run's log is evidence (of a crash, say): kept as payara-micro.log.1 .. .5, never
+# truncated.
+rotate_log() {
+  for n in 4 3 2 1; do
+    if [ -f "$log_file.$n" ]; then mv -f "$log_file.$n" "$log_file.$((n + 1))"; fi
+  done
+  if [ -f "$log_file" ]; then mv -f "$log_file" "$log_file.1"; fi
+}
+
 # MicroProfile Telemetry is off unless MAILBOX_JAVA_OPTS turns it on (-Dotel.sdk.disabled=false and
 # an exporter, docs/observability.md): said explicitly, since unset is not a clean no-op (PLATFORM.md).
 # A later -D of the same name wins, so the caller's options come after it.
-# shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
-java -Dotel.sdk.disabled=true ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
-  --nocluster --port "$port" \
-  --systemProperties "$here/micro-system.properties" \
-  --prebootcommandfile "$here/pre-boot-commands.asadmin" \
-  --postbootcommandfile "$data/post-boot-commands.asadmin" \
-  --postdeploycommandfile "$here/post-deploy-commands.asadmin" \
-  "${extra_libs[@]+"${extra_libs[@]}"}" \
-  --deploy "$console_war" --deploy "$orders_war" "${extra_deploys[@]+"${extra_deploys[@]}"}" \
-  --deploy "$root_war" \
-  > "$log_file" 2>&1 &
-pid=$!
-echo "$pid" > "$pid_file"
+launch_micro() {
+  rotate_log
+  # shellcheck disable=SC2086  # MAILBOX_JAVA_OPTS is a list of options
+  java -Dotel.sdk.disabled=true ${MAILBOX_JAVA_OPTS:-} -jar "$micro_jar" \
+    --nocluster --port "$port" \
+    --systemProperties "$here/micro-system.properties" \
+    --prebootcommandfile "$here/pre-boot-commands.asadmin" \
+    --postbootcommandfile "$data/post-boot-commands.asadmin" \
+    --postdeploycommandfile "$here/post-deploy-commands.asadmin" \
+    "${extra_libs[@]+"${extra_libs[@]}"}" \
+    --deploy "$console_war" --deploy "$orders_war" "${extra_deploys[@]+"${extra_deploys[@]}"}" \
+    --deploy "$root_war" \
+    > "$log_file" 2>&1 &
+  pid=$!
+  echo "$pid" > "$pid_file"
+}
+
+# Stops the server this script started: SIGTERM, then SIGKILL after 30 s.
+stop_micro() {
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 30); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 1
+  done
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -f "$pid_file"
+}
 
 console_url="http://localhost:$port/console/"
 orders_url="http://localhost:$port/orders-app/api/orders"
-# A failed deployment does not stop Micro (it still logs "ready"): wait for HTTP answers instead.
-ready=false
-for _ in $(seq 1 "$timeout"); do
-  if ! kill -0 "$pid" 2>/dev/null; then
+# A failed deployment does not stop Micro (it still logs "ready"): the log is read for it while the
+# console and the example are asked over HTTP. Sets outcome to ready, exited, boot-fault,
+# deployment-failed or timed-out.
+wait_until_ready() {
+  outcome=timed-out console_code="" orders_code=""
+  for _ in $(seq 1 "$timeout"); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      outcome=exited
+      return
+    fi
+    local failure
+    failure="$(mailbox_micro_deployment_failure "$log_file")"
+    if [ -n "$failure" ]; then
+      outcome="$failure"
+      return
+    fi
+    console_code="$(curl -s -o /dev/null -w '%{http_code}' "$console_url" || true)"
+    orders_code="$(curl -s -o /dev/null -w '%{http_code}' "$orders_url/progress" || true)"
+    if [ "$console_code" = 200 ] && [ "$orders_code" = 200 ]; then
+      outcome=ready
+      return
+    fi
+    sleep 1
+  done
+}
+
+launch_micro
+wait_until_ready
+if [ "$outcome" = boot-fault ]; then
+  # Payara Micro's fault, not the adapter's (mailbox_micro_deployment_failure in common.sh): a
+  # second start deploys it. Once only, and said, with the first start's log kept as .1.
+  echo "The adapter failed to deploy on a Payara Micro boot fault (no context class loader on its" \
+    "main thread; the log of this start is kept as $log_file.1): starting once more." >&2
+  stop_micro
+  launch_micro
+  wait_until_ready
+fi
+case "$outcome" in
+  ready) ;;
+  exited)
     echo "Payara Micro exited during start-up; the end of $log_file:" >&2
     tail -n 40 "$log_file" >&2
     rm -f "$pid_file"
-    exit 1
-  fi
-  if grep -q "Exception while loading the app" "$log_file"; then
+    exit 1 ;;
+  boot-fault | deployment-failed)
     echo "A deployment failed; the end of $log_file:" >&2
-    grep -m 3 -A 3 "Exception while loading the app" "$log_file" >&2 || true
-    kill "$pid" 2>/dev/null || true
-    rm -f "$pid_file"
-    exit 1
-  fi
-  console_code="$(curl -s -o /dev/null -w '%{http_code}' "$console_url" || true)"
-  orders_code="$(curl -s -o /dev/null -w '%{http_code}' "$orders_url/progress" || true)"
-  if [ "$console_code" = 200 ] && [ "$orders_code" = 200 ]; then
-    ready=true
-    break
-  fi
-  sleep 1
-done
-if [ "$ready" != true ]; then
-  echo "The console did not answer within ${timeout}s (console: $console_code, example: $orders_code); see $log_file" >&2
-  # The evidence before the server goes: its first errors, the end of its log, and what its threads
-  # were doing (a hung deployment shows in the main thread), kept beside the log.
-  echo "Its first errors:" >&2
-  grep -m 5 -A 8 "SEVERE" "$log_file" >&2 || true
-  echo "The end of its log:" >&2
-  tail -n 30 "$log_file" >&2
-  if command -v jcmd >/dev/null 2>&1; then
-    jcmd "$pid" Thread.print -l > "$data/payara-micro-threads.txt" 2>&1 || true
-    echo "Its main thread (all threads in $data/payara-micro-threads.txt):" >&2
-    awk '/^"main"/{on=1} on&&/^$/{exit} on' "$data/payara-micro-threads.txt" | head -n 40 >&2 || true
-  fi
-  kill "$pid" 2>/dev/null || true
-  rm -f "$pid_file"
-  exit 1
-fi
+    grep -m 3 -A 3 -E "Exception while (loading|deploying) the app" "$log_file" >&2 || true
+    stop_micro
+    exit 1 ;;
+  timed-out)
+    echo "The console did not answer within ${timeout}s (console: $console_code, example: $orders_code); see $log_file" >&2
+    # The evidence before the server goes: its first errors, the end of its log, and what its
+    # threads were doing (a hung deployment shows in the main thread), kept beside the log.
+    echo "Its first errors:" >&2
+    grep -m 5 -A 8 "SEVERE" "$log_file" >&2 || true
+    echo "The end of its log:" >&2
+    tail -n 30 "$log_file" >&2
+    if command -v jcmd >/dev/null 2>&1; then
+      jcmd "$pid" Thread.print -l > "$data/payara-micro-threads.txt" 2>&1 || true
+      echo "Its main thread (all threads in $data/payara-micro-threads.txt):" >&2
+      awk '/^"main"/{on=1} on&&/^$/{exit} on' "$data/payara-micro-threads.txt" | head -n 40 >&2 || true
+    fi
+    stop_micro
+    exit 1 ;;
+esac
 
 cat <<BANNER
 
