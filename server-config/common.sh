@@ -145,16 +145,19 @@ mailbox_wait_for_http() {
 }
 
 # Reads a Payara Micro log for a failed deployment; prints boot-fault, deployment-failed, or nothing.
-# boot-fault is a fault of Micro's boot, not of the archive: once in a few hundred starts here
-# (2026-12), the post-boot `deploy` of the adapter ran on a main thread without a context class
-# loader, and Payara's connector validator failed on it (NullPointerException at
-# ConnectorValidator.getClass). The same archive deploys on the next start.
+# boot-fault is a race in Payara's deployment, not a fault of the archive: the class loader of a
+# deployment's prepare phase is held only weakly (DeploymentContextImpl.sharableTemp, Payara
+# 6.2025) until it becomes the thread's context class loader, so a garbage collection in between
+# leaves the deployment without one; Payara's connector validator then fails (NullPointerException
+# at ConnectorValidator.getClass). Seen once in a few hundred starts here (2026-12-07, on the
+# adapter); the same archive deploys on the next start.
 mailbox_micro_deployment_failure() {
   local log="$1"
-  if grep -qF 'Exception while deploying the app [mailbox-connector]' "$log" \
-    && grep -qF 'the return value of "java.lang.Thread.getContextClassLoader()" is null' "$log"; then
-    echo boot-fault
-  elif grep -qE 'Exception while (loading|deploying) the app' "$log"; then
-    echo deployment-failed
+  if grep -qE 'Exception while (loading|deploying) the app' "$log"; then
+    if grep -qF 'the return value of "java.lang.Thread.getContextClassLoader()" is null' "$log"; then
+      echo boot-fault
+    else
+      echo deployment-failed
+    fi
   fi
 }

@@ -200,10 +200,10 @@ wait_until_ready() {
 launch_micro
 wait_until_ready
 if [ "$outcome" = boot-fault ]; then
-  # Payara Micro's fault, not the adapter's (mailbox_micro_deployment_failure in common.sh): a
-  # second start deploys it. Once only, and said, with the first start's log kept as .1.
-  echo "The adapter failed to deploy on a Payara Micro boot fault (no context class loader on its" \
-    "main thread; the log of this start is kept as $log_file.1): starting once more." >&2
+  # Payara's race, not the archive's fault (mailbox_micro_deployment_failure in common.sh): a second
+  # start deploys it. Once only, and said, with the first start's log kept as .1.
+  echo "A deployment failed on a race in Payara Micro (it lost the deployment's class loader to a" \
+    "garbage collection; the log of this start is kept as $log_file.1): starting once more." >&2
   stop_micro
   launch_micro
   wait_until_ready
