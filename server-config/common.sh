@@ -60,8 +60,9 @@ mailbox_h2_url() {
 # Prints the adapter's properties for asadmin (name=value pairs separated by ':', a ':' inside a
 # value escaped as '\:'): the providers to start (MAILBOX_PROVIDERS, default mem,jdbc), the
 # RabbitMQ broker (MAILBOX_AMQP_URI) and the Kafka cluster (MAILBOX_KAFKA_BOOTSTRAP_SERVERS,
-# MAILBOX_KAFKA_CREATE_TOPICS, MAILBOX_KAFKA_QUEUE_ADDRESSES), the NATS server (MAILBOX_NATS_URL,
-# MAILBOX_NATS_CREATE_STREAM) and the Redis server (MAILBOX_REDIS_URL) when given.
+# MAILBOX_KAFKA_CREATE_TOPICS, MAILBOX_KAFKA_QUEUE_ADDRESSES, MAILBOX_KAFKA_QUEUE_BATCH), the NATS
+# server (MAILBOX_NATS_URL, MAILBOX_NATS_CREATE_STREAM) and the Redis server (MAILBOX_REDIS_URL)
+# when given.
 mailbox_adapter_properties() {
   local properties="enabledProviders=${MAILBOX_PROVIDERS:-mem,jdbc}"
   if [ -n "${MAILBOX_AMQP_URI:-}" ]; then
@@ -84,6 +85,9 @@ mailbox_adapter_properties() {
   fi
   if [ -n "${MAILBOX_KAFKA_QUEUE_ADDRESSES:-}" ]; then
     properties="$properties:kafkaQueueAddresses=${MAILBOX_KAFKA_QUEUE_ADDRESSES//:/\\:}"
+  fi
+  if [ -n "${MAILBOX_KAFKA_QUEUE_BATCH:-}" ]; then
+    properties="$properties:kafkaQueueBatch=${MAILBOX_KAFKA_QUEUE_BATCH}"
   fi
   printf '%s' "$properties"
 }

@@ -18,6 +18,7 @@
 #   MAILBOX_KAFKA_BOOTSTRAP_SERVERS  the Kafka cluster for kafka: (default 127.0.0.1:9092)
 #   MAILBOX_KAFKA_CREATE_TOPICS      true: kafka: creates the topics it needs (default false)
 #   MAILBOX_KAFKA_QUEUE_ADDRESSES    kafka: mailbox patterns read as queues (share groups; default none)
+#   MAILBOX_KAFKA_QUEUE_BATCH        records a queue's share consumer takes per poll (default 500)
 #   MAILBOX_NATS_URL                 the NATS server for nats: (default nats://127.0.0.1:4222)
 #   MAILBOX_NATS_CREATE_STREAM       true: nats: creates its stream MAILBOX on mailbox.> (default false)
 #   MAILBOX_REDIS_URL                the Redis server for redis: (default redis://127.0.0.1:6379)

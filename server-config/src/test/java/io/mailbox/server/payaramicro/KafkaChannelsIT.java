@@ -88,6 +88,8 @@ class KafkaChannelsIT {
                     Map.entry("MAILBOX_KAFKA_CREATE_TOPICS", "true"),
                     // Invoice requests are work items: read as a queue (a share group).
                     Map.entry("MAILBOX_KAFKA_QUEUE_ADDRESSES", "billing@shop/invoices"),
+                    // Smaller than the default: a batch set in the environment reaches the adapter.
+                    Map.entry("MAILBOX_KAFKA_QUEUE_BATCH", "100"),
                     // MicroProfile Config reads the environment: the relay's route and billing's
                     // channels on kafka:.
                     Map.entry("MAILBOX_OUTBOX_ROUTE_ORDERS_PLACED_V1", PLACED),

@@ -2,10 +2,9 @@ package io.mailbox.server.payaramicro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,9 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
  * The logs are excerpts of real ones.
  */
 class MicroDeploymentFailureTest {
-  private static final Path COMMON_SH =
-      Path.of(System.getProperty("user.dir")).resolve("common.sh").toAbsolutePath();
-
   @TempDir Path folder;
 
   @Test
@@ -68,19 +64,6 @@ class MicroDeploymentFailureTest {
   private String outcomeOf(String log) throws Exception {
     Path file = folder.resolve("payara-micro.log");
     Files.writeString(file, log);
-    Process bash =
-        new ProcessBuilder(
-                "bash",
-                "-c",
-                ". \"$1\" && mailbox_micro_deployment_failure \"$2\"",
-                "bash",
-                COMMON_SH.toString(),
-                file.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(bash.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    String printed = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(bash.exitValue()).as(printed).isZero();
-    return printed.strip();
+    return CommonScript.run("mailbox_micro_deployment_failure", Map.of(), file.toString());
   }
 }
