@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +71,21 @@ public final class KafkaBroker {
 
   public String bootstrapServers() {
     return "127.0.0.1:" + brokerPort;
+  }
+
+  /** Members of a share group that have partitions assigned; 0 while it has none (or no group). */
+  int assignedShareMembers(String group) {
+    Properties properties = new Properties();
+    properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    try (Admin admin = Admin.create(properties)) {
+      var description = admin.describeShareGroups(List.of(group)).all().get().get(group);
+      return (int)
+          description.members().stream()
+              .filter(member -> !member.assignment().topicPartitions().isEmpty())
+              .count();
+    } catch (Exception notYet) {
+      return 0;
+    }
   }
 
   synchronized void start() {

@@ -66,7 +66,9 @@ class KafkaQueueIT {
           TopicNames.derivedGroup(
               settings.defaultGroup(), new TopicNames(settings.topicPrefix()).topic(orders));
       Eventually.await(
-          "both members assigned the partition", Duration.ofSeconds(30), () -> members(group) == 2);
+          "both members assigned the partition",
+          Duration.ofSeconds(30),
+          () -> KafkaBroker.shared().assignedShareMembers(group) == 2);
       int records = 4_000;
       List<MailMessage> batch = new ArrayList<>();
       for (int i = 0; i < records; i++) {
@@ -275,18 +277,6 @@ class KafkaQueueIT {
   private static void work(Map<String, AtomicInteger> seen, MailMessage m, AtomicInteger by) {
     LockSupport.parkNanos(200_000);
     count(seen, m, by);
-  }
-
-  private int members(String group) {
-    try (Admin admin = admin()) {
-      var description = admin.describeShareGroups(List.of(group)).all().get().get(group);
-      return (int)
-          description.members().stream()
-              .filter(member -> !member.assignment().topicPartitions().isEmpty())
-              .count();
-    } catch (Exception notYet) {
-      return 0;
-    }
   }
 
   private Admin admin() {
