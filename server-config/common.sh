@@ -157,6 +157,7 @@ mailbox_wait_for_http() {
 # adapter); the same archive deploys on the next start.
 mailbox_micro_deployment_failure() {
   local log="$1"
+  [ -f "$log" ] || return 0 # not written yet
   if grep -qE 'Exception while (loading|deploying) the app' "$log"; then
     if grep -qF 'the return value of "java.lang.Thread.getContextClassLoader()" is null' "$log"; then
       echo boot-fault

@@ -185,7 +185,10 @@ wait_until_ready() {
     local failure
     failure="$(mailbox_micro_deployment_failure "$log_file")"
     if [ -n "$failure" ]; then
-      outcome="$failure"
+      # The rest of the exception (what tells the race apart) may still be on its way to the log.
+      sleep 2
+      outcome="$(mailbox_micro_deployment_failure "$log_file")"
+      outcome="${outcome:-$failure}"
       return
     fi
     console_code="$(curl -s -o /dev/null -w '%{http_code}' "$console_url" || true)"
@@ -254,6 +257,7 @@ BANNER
 if [ "$detach" = true ]; then
   exit 0
 fi
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$pid_file"; exit 0' INT TERM
-wait "$pid"
+# set -e holds in the trap too: the server's exit status (143 after SIGTERM) must not end it early.
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; rm -f "$pid_file"; exit 0' INT TERM
+wait "$pid" || true
 rm -f "$pid_file"

@@ -28,7 +28,10 @@ final class CommonScript {
         new ProcessBuilder(
                 concat(
                     List.of(
-                        "bash", "-c", ". \"$0\" && " + function + " \"$@\"", COMMON_SH.toString()),
+                        "bash",
+                        "-c",
+                        "set -euo pipefail; . \"$0\"; " + function + " \"$@\"",
+                        COMMON_SH.toString()),
                     List.of(arguments)))
             .redirectErrorStream(true);
     bash.environment().keySet().removeIf(name -> name.startsWith("MAILBOX_"));

@@ -51,6 +51,23 @@ class MicroDeploymentFailureTest {
   }
 
   @Test
+  void theExceptionWithoutAFailedDeploymentIsNoFailure() throws Exception {
+    String log =
+        """
+        [WARNING] java.lang.NullPointerException: Cannot invoke "java.lang.ClassLoader.loadClass(String)" because the return value of "java.lang.Thread.getContextClassLoader()" is null
+        [INFO] Payara Micro 6.2025.10 (build 42) ready in 14,232 (ms)
+        """;
+
+    assertThat(outcomeOf(log)).isEmpty();
+  }
+
+  @Test
+  void aLogNotWrittenYetHasNoFailure() throws Exception {
+    assertThat(CommonScript.run("mailbox_micro_deployment_failure", Map.of(), "/nonexistent/log"))
+        .isEmpty();
+  }
+
+  @Test
   void aHealthyStartHasNoFailure() throws Exception {
     String log =
         """

@@ -39,7 +39,8 @@ final class MicroStartScript {
     start.environment().put("MAILBOX_DATA", data.toString());
     start.environment().putAll(environment);
     Process script = start.start();
-    boolean finished = script.waitFor(6, TimeUnit.MINUTES);
+    // Its own bound is 240 s, twice when a start meets Payara's deployment race (common.sh).
+    boolean finished = script.waitFor(10, TimeUnit.MINUTES);
     String printed = Files.readString(output);
     Path pidFile = data.resolve("payara-micro.pid");
     long pid = Files.exists(pidFile) ? Long.parseLong(Files.readString(pidFile).strip()) : 0;
