@@ -5,6 +5,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Scheduler;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,6 +28,7 @@ final class BroadcastSettlement {
 
   private final Settlement settlement;
   private final Scheduler scheduler;
+  private final SettleWatchdog watchdog;
   private final Supplier<RetryPolicy> providerRetryPolicy;
   private final Supplier<Duration> settleTimeout;
   private final Map<MailAddress, AtomicLong> inFlight = new ConcurrentHashMap<>();
@@ -35,12 +37,14 @@ final class BroadcastSettlement {
   BroadcastSettlement(
       Settlement settlement,
       Scheduler scheduler,
+      Clock clock,
       Supplier<RetryPolicy> providerRetryPolicy,
       Supplier<Duration> settleTimeout,
       TrafficCounters traffic) {
     this.traffic = traffic;
     this.settlement = settlement;
     this.scheduler = scheduler;
+    this.watchdog = new SettleWatchdog(scheduler, clock);
     this.providerRetryPolicy = providerRetryPolicy;
     this.settleTimeout = settleTimeout;
   }
@@ -67,6 +71,7 @@ final class BroadcastSettlement {
               receiver.subscriber(),
               policy,
               timeout,
+              watchdog,
               scheduler,
               receiver::isActive,
               counts.onRetry,

@@ -37,6 +37,7 @@ public final class DeliveryChain {
   private final MailboxSubscriber subscriber;
   private final RetryPolicy policy;
   private final Duration settleTimeout;
+  private final SettleWatchdog watchdog;
   private final Scheduler scheduler;
   private final BooleanSupplier subscriptionActive;
   private final Consumer<DeliveryOutcome> onEnd;
@@ -50,6 +51,8 @@ public final class DeliveryChain {
    * @param copy the handed-out copy (already stamped with its round)
    * @param policy the retry policy, or {@code null} for a single attempt
    * @param settleTimeout the watchdog per attempt; {@link Duration#ZERO} switches it off
+   * @param watchdog watches attempts still running when deliver() returned
+   * @param scheduler times the backoff between attempts
    * @param onRetry told before each attempt after the first (the traffic counters)
    */
   public DeliveryChain(
@@ -57,6 +60,7 @@ public final class DeliveryChain {
       MailboxSubscriber subscriber,
       RetryPolicy policy,
       Duration settleTimeout,
+      SettleWatchdog watchdog,
       Scheduler scheduler,
       BooleanSupplier subscriptionActive,
       Runnable onRetry,
@@ -67,6 +71,7 @@ public final class DeliveryChain {
     this.subscriber = subscriber;
     this.policy = policy;
     this.settleTimeout = settleTimeout;
+    this.watchdog = watchdog;
     this.scheduler = scheduler;
     this.subscriptionActive = subscriptionActive;
     this.onRetriesExhausted = onRetriesExhausted;
@@ -112,19 +117,19 @@ public final class DeliveryChain {
     } catch (RuntimeException | Error e) {
       outcome = CompletableFuture.failedFuture(e);
     }
-    // The watchdog is armed only for an attempt still running when deliver() returned: a
-    // synchronous answer needs none, and arming a timer per message is the costliest step.
-    Scheduler.Cancellable watchdog =
+    // Watched only while still running when deliver() returned: a synchronous answer needs no
+    // watch.
+    SettleWatchdog.Watch watch =
         settleTimeout.isZero() || outcome.toCompletableFuture().isDone()
             ? null
-            : scheduler.schedule(settleTimeout, () -> timedOut(settled, n));
+            : watchdog.watch(settleTimeout, () -> timedOut(settled, n));
     outcome.whenComplete(
         (ignored, failure) -> {
           if (!settled.compareAndSet(false, true)) {
             return; // the watchdog already settled this attempt
           }
-          if (watchdog != null) {
-            watchdog.cancel();
+          if (watch != null) {
+            watch.disarm();
           }
           afterAttempt(n, unwrap(failure));
         });

@@ -71,6 +71,7 @@ public final class MailboxProvider {
         new BroadcastSettlement(
             settlement,
             transport.scheduler(),
+            transport.clock(),
             () -> retryPolicy,
             () -> deliverySettleTimeout,
             traffic);

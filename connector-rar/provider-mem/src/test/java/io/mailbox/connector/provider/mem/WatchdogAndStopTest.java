@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mailbox.connector.kernel.RetryPolicy;
 import io.mailbox.connector.kernel.Subscription;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +37,54 @@ class WatchdogAndStopTest {
     late.complete(null);
 
     assertThat(rig.unread(INBOX)).isEqualTo(1);
+  }
+
+  @Test
+  void asynchronousDeliveriesShareOneSweepInsteadOfATimerEach() {
+    // A timer per attempt would leave 1,000 here; a server's java.util.Timer would keep each
+    // cancelled one, with its copy, for the whole timeout.
+    List<CompletableFuture<Void>> answers = new ArrayList<>();
+    rig.provider.subscribe(
+        INBOX,
+        message -> {
+          CompletableFuture<Void> answer = new CompletableFuture<>();
+          answers.add(answer);
+          return answer;
+        });
+    for (int i = 0; i < 1_000; i++) {
+      rig.post("m-" + i);
+    }
+    assertThat(answers).hasSize(1_000);
+    assertThat(rig.scheduler.pending()).as("timers waiting while 1,000 attempts run").isEqualTo(1);
+
+    answers.forEach(answer -> answer.complete(null));
+    rig.advance(Duration.ofSeconds(1));
+
+    assertThat(rig.inFlight(INBOX)).isZero();
+    assertThat(rig.scheduler.pending()).as("no sweep once nothing is watched").isZero();
+  }
+
+  @Test
+  void aStuckAttemptAmongSettledOnesTimesOutAtItsDeadlineNotBefore() {
+    List<CompletableFuture<Void>> answers = new ArrayList<>();
+    rig.provider.subscribe(
+        INBOX,
+        message -> {
+          CompletableFuture<Void> answer = new CompletableFuture<>();
+          answers.add(answer);
+          return answer;
+        });
+    rig.post("settles");
+    rig.advance(Duration.ofMillis(500));
+    rig.post("stuck");
+    answers.get(0).complete(null);
+
+    rig.advance(Duration.ofMillis(29_999));
+    assertThat(rig.inFlight(INBOX)).as("29.999 s after the post").isEqualTo(1);
+    rig.advance(Duration.ofSeconds(1));
+
+    assertThat(rig.inFlight(INBOX)).as("at most a second after its deadline").isZero();
+    assertThat(rig.unread(INBOX)).as("back where fetch can find it").isEqualTo(1);
   }
 
   @Test
