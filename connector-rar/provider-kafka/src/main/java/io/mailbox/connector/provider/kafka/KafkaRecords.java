@@ -79,7 +79,7 @@ final class KafkaRecords {
     }
     if (!ours) {
       copy.header(SystemHeaders.SEND_ID, foreignKey(record));
-      copy.header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString());
+      copy.header(SystemHeaders.SENT_AT, SentAt.format(Instant.ofEpochMilli(record.timestamp())));
       messageId = record.topic() + ":" + record.partition() + ":" + record.offset();
       String partitionKey = record.key() == null ? null : ForeignHeaders.plainText(record.key());
       if (partitionKey != null
@@ -137,7 +137,7 @@ final class KafkaRecords {
             .id(record.topic() + ":" + record.partition() + ":" + record.offset())
             .body(text(record.value()))
             .header(SystemHeaders.SEND_ID, key)
-            .header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(record.timestamp()).toString())
+            .header(SystemHeaders.SENT_AT, SentAt.format(Instant.ofEpochMilli(record.timestamp())))
             .build();
     return new Received(copy, record.headers().toArray().length);
   }

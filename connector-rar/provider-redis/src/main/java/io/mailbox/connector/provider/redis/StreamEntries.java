@@ -5,6 +5,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.ForeignHeaders;
 import io.mailbox.connector.spi.Ids;
+import io.mailbox.connector.spi.SentAt;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -93,7 +94,7 @@ final class StreamEntries {
     }
     if (!ours) {
       copy.header(SystemHeaders.SEND_ID, foreignSendId(key, id));
-      copy.header(SystemHeaders.SENT_AT, Instant.ofEpochMilli(id.getTime()).toString());
+      copy.header(SystemHeaders.SENT_AT, SentAt.format(Instant.ofEpochMilli(id.getTime())));
       messageId = id.toString();
     }
     if (messageId != null && !messageId.isBlank()) {
