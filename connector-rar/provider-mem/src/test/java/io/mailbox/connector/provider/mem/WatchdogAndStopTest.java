@@ -43,14 +43,7 @@ class WatchdogAndStopTest {
   void asynchronousDeliveriesShareOneSweepInsteadOfATimerEach() {
     // A timer per attempt would leave 1,000 here; a server's java.util.Timer would keep each
     // cancelled one, with its copy, for the whole timeout.
-    List<CompletableFuture<Void>> answers = new ArrayList<>();
-    rig.provider.subscribe(
-        INBOX,
-        message -> {
-          CompletableFuture<Void> answer = new CompletableFuture<>();
-          answers.add(answer);
-          return answer;
-        });
+    List<CompletableFuture<Void>> answers = subscribeAnsweringLater();
     for (int i = 0; i < 1_000; i++) {
       rig.post("m-" + i);
     }
@@ -66,14 +59,7 @@ class WatchdogAndStopTest {
 
   @Test
   void aStuckAttemptAmongSettledOnesTimesOutAtItsDeadlineNotBefore() {
-    List<CompletableFuture<Void>> answers = new ArrayList<>();
-    rig.provider.subscribe(
-        INBOX,
-        message -> {
-          CompletableFuture<Void> answer = new CompletableFuture<>();
-          answers.add(answer);
-          return answer;
-        });
+    List<CompletableFuture<Void>> answers = subscribeAnsweringLater();
     rig.post("settles");
     rig.advance(Duration.ofMillis(500));
     rig.post("stuck");
@@ -152,5 +138,18 @@ class WatchdogAndStopTest {
     rig.provider.stop(true);
     rig.provider.start();
     assertThat(rig.unread(INBOX)).isZero();
+  }
+
+  /** A subscriber that answers each delivery later, when the test completes its future. */
+  private List<CompletableFuture<Void>> subscribeAnsweringLater() {
+    List<CompletableFuture<Void>> answers = new ArrayList<>();
+    rig.provider.subscribe(
+        INBOX,
+        message -> {
+          CompletableFuture<Void> answer = new CompletableFuture<>();
+          answers.add(answer);
+          return answer;
+        });
+    return answers;
   }
 }
