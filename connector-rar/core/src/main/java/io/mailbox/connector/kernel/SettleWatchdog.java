@@ -21,7 +21,9 @@ import java.util.logging.Logger;
  * 10,000 messages a second and the default 30 s, 300,000 copies held for nothing.
  *
  * <p>An attempt times out at the first sweep at or after its deadline: late by at most the sweep
- * interval (the timeout itself when shorter than a second), never early.
+ * interval, never early. The sweep only finds them; each timeout runs as a task of its own on the
+ * scheduler (in a server, on a WorkManager thread of its own), since settling one may block on its
+ * transport (a requeue over the network). Deadlines are on the transport's clock, as leases are.
  */
 final class SettleWatchdog {
   private static final Logger LOG = Logger.getLogger(SettleWatchdog.class.getName());
@@ -55,12 +57,20 @@ final class SettleWatchdog {
     }
   }
 
-  /** Watches an attempt; {@code timeout} must be positive. */
+  /**
+   * Watches an attempt; {@code timeout} must be positive. A scheduler that refuses the sweep is
+   * thrown to the caller, with nothing left watched.
+   */
   Watch watch(Duration timeout, Runnable onTimeout) {
     Watch watch = new Watch(clock.millis() + timeout.toMillis(), onTimeout);
     sweepInterval = timeout.compareTo(MAX_SWEEP_INTERVAL) < 0 ? timeout : MAX_SWEEP_INTERVAL;
     running.add(watch);
-    scheduleSweep();
+    try {
+      scheduleSweep();
+    } catch (RuntimeException refused) {
+      running.remove(watch);
+      throw refused;
+    }
     return watch;
   }
 
@@ -71,26 +81,37 @@ final class SettleWatchdog {
 
   private void scheduleSweep() {
     if (sweepScheduled.compareAndSet(false, true)) {
-      scheduler.schedule(sweepInterval, this::sweep);
+      try {
+        scheduler.schedule(sweepInterval, this::sweep);
+      } catch (RuntimeException refused) {
+        sweepScheduled.set(false); // else no later watch could ever schedule one
+        throw refused;
+      }
     }
   }
 
   private void sweep() {
-    long now = clock.millis();
-    for (Watch watch : running) {
-      if (watch.deadlineMillis <= now && running.remove(watch)) {
-        try {
-          watch.onTimeout.run();
-        } catch (RuntimeException e) {
-          LOG.log(Level.WARNING, "A delivery's settle timeout could not be handled", e);
+    try {
+      long now = clock.millis();
+      for (Watch watch : running) {
+        if (watch.deadlineMillis <= now && running.remove(watch)) {
+          try {
+            scheduler.schedule(Duration.ZERO, watch.onTimeout);
+          } catch (RuntimeException refused) {
+            running.add(watch); // timed out at the next sweep instead
+            throw refused;
+          }
         }
       }
-    }
-    // Cleared before the look: an attempt watched meanwhile either schedules the next sweep
-    // itself or is seen here.
-    sweepScheduled.set(false);
-    if (!running.isEmpty()) {
-      scheduleSweep();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "The settle watchdog's sweep failed; it sweeps again", e);
+    } finally {
+      // Cleared before the look: an attempt watched meanwhile either schedules the next sweep
+      // itself or is seen here.
+      sweepScheduled.set(false);
+      if (!running.isEmpty()) {
+        scheduleSweep();
+      }
     }
   }
 }

@@ -32,13 +32,15 @@ public final class Ids {
    */
   public static String stable(String... parts) {
     MessageDigest md5 = MD5.get();
+    md5.reset();
     for (int i = 0; i < parts.length; i++) {
       if (i > 0) {
         md5.update((byte) 0);
       }
-      md5.update(parts[i].getBytes(StandardCharsets.UTF_8));
+      // String.valueOf: a null part hashed as "null", as String.join did.
+      md5.update(String.valueOf(parts[i]).getBytes(StandardCharsets.UTF_8));
     }
-    byte[] hash = md5.digest(); // digest() also resets it for the next id
+    byte[] hash = md5.digest();
     hash[6] = (byte) ((hash[6] & 0x0f) | 0x30); // version 3
     hash[8] = (byte) ((hash[8] & 0x3f) | 0x80); // IETF variant
     ByteBuffer bits = ByteBuffer.wrap(hash);

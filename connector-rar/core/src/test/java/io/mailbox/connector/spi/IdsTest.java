@@ -39,6 +39,11 @@ class IdsTest {
   }
 
   @Test
+  void aNullPartIsHashedAsTheTextNullAsBefore() {
+    assertThat(Ids.stable("topic", null, "7")).isEqualTo(reference("topic", null, "7"));
+  }
+
+  @Test
   void threadsDoNotShareADigest() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     ConcurrentHashMap<String, String> wrong = new ConcurrentHashMap<>();
