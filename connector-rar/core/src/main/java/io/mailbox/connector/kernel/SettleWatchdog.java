@@ -27,7 +27,7 @@ import java.util.logging.Logger;
  */
 final class SettleWatchdog {
   private static final Logger LOG = Logger.getLogger(SettleWatchdog.class.getName());
-  static final Duration MAX_SWEEP_INTERVAL = Duration.ofSeconds(1);
+  private static final Duration MAX_SWEEP_INTERVAL = Duration.ofSeconds(1);
 
   private final Scheduler scheduler;
   private final Clock clock;
