@@ -96,6 +96,11 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private final Queue<Delivery> notYetHandled = new ConcurrentLinkedQueue<>();
     // delivery=push: the subscription and what it pushed that the demand has not taken yet.
     private final PushedCopies pushed;
+    // Fetching where the provider signals arrivals: woken by the next queued copy, not the timer.
+    private final ArrivalSignal arrival;
+    // At most one timer waits to wake the drain: a signal or an ack may wake it before the timer,
+    // and a pass that finds the queue empty again must not leave one more timer behind each time.
+    private final AtomicBoolean timerPending = new AtomicBoolean();
     private volatile long pausedUntilMillis;
     private volatile boolean cancelled;
     // When a slot counts as overdue (see overdueAfterMillis), computed once, not per message.
@@ -113,6 +118,8 @@ final class MailboxPublisher implements Publisher<Message<?>> {
               ? null
               : new PushedCopies(
                   settings, connections, () -> inApplicationContext.accept(this::wakeUp));
+      this.arrival =
+          new ArrivalSignal(settings, connections, () -> inApplicationContext.accept(this::wakeUp));
     }
 
     @Override
@@ -139,6 +146,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
       if (pushed != null) {
         pushed.close(); // never handed out: the transport hands those out again
       }
+      arrival.close();
     }
 
     private void drainSoon(Duration delay) {
@@ -147,8 +155,15 @@ final class MailboxPublisher implements Publisher<Message<?>> {
       }
       if (delay.isZero()) {
         wakeUp();
-      } else {
-        executor.schedule(this::wakeUp, delay.toMillis(), TimeUnit.MILLISECONDS);
+      } else if (timerPending.compareAndSet(false, true)) {
+        // The pass the timer wakes schedules again what it still needs (a pause's rest).
+        executor.schedule(
+            () -> {
+              timerPending.set(false);
+              wakeUp();
+            },
+            delay.toMillis(),
+            TimeUnit.MILLISECONDS);
       }
     }
 
@@ -212,6 +227,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
             }
           }
           if (taken.isEmpty()) {
+            arrival.arm(); // where the provider can: the next queued copy wakes the drain
             return settings.pollInterval();
           }
           for (Delivery delivery : taken) {

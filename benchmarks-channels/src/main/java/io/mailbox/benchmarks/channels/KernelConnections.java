@@ -100,6 +100,11 @@ final class KernelConnections implements MailboxConnectionFactory {
 
     // As the adapter's connection answers it: delivery=auto pushes where the provider can.
     @Override
+    public Runnable onNextArrival(MailAddress address, Runnable signal) {
+      return kernel.requireProvider(address.scheme()).onNextArrival(address, signal);
+    }
+
+    @Override
     public boolean can(String operation, MailAddress address) {
       return kernel.provider(address.scheme()).map(p -> p.can(operation, address)).orElse(false);
     }

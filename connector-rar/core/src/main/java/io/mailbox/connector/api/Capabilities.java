@@ -31,6 +31,12 @@ public final class Capabilities {
   public static final String SUBSCRIBERS_TAKE_BACKLOG = "subscribers-take-backlog";
 
   /**
+   * The provider signals, in this process, when a copy is queued at an address ({@code
+   * onNextArrival}): a fetching consumer waits for it instead of polling an empty queue.
+   */
+  public static final String ARRIVAL_SIGNAL = "arrival-signal";
+
+  /**
    * Removing queued copies of an address, one by its key or all of them ({@code removeQueued}): an
    * operator's purge, and the last step of a dead-letter replay.
    */

@@ -103,6 +103,20 @@ public interface MailboxConnection extends AutoCloseable {
   }
 
   /**
+   * Runs {@code signal} once, as soon as {@code address} has a queued copy (at once when it has one
+   * now), where its provider can tell ({@value Capabilities#ARRIVAL_SIGNAL}: {@code mem:}): a
+   * fetching consumer waits for it instead of polling an empty queue. The signal runs on the thread
+   * that queued the copy and must only hand work off. {@code MBX-1007} where the provider cannot.
+   *
+   * @return cancels the signal if it has not run yet
+   */
+  default Runnable onNextArrival(MailAddress address, Runnable signal) {
+    throw new MailboxException(
+        ErrorCode.UNSUPPORTED_CAPABILITY,
+        "This connection cannot signal arrivals at " + address + ".");
+  }
+
+  /**
    * Whether the provider of {@code address} can do {@code operation} (a {@link Capabilities} name).
    * False when no provider serves the address's scheme.
    */

@@ -17,6 +17,7 @@ import io.mailbox.connector.spi.Peeking;
 import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
+import io.mailbox.connector.spi.SignalsArrivals;
 import io.mailbox.connector.spi.Transport;
 import java.util.Collections;
 import java.util.Set;
@@ -58,6 +59,7 @@ final class CapabilityGuard {
     addIf(all, transport instanceof KeepsBatchOrder, Capabilities.ORDERED_BATCH);
     addIf(
         all, transport instanceof HandsBacklogToSubscribers, Capabilities.SUBSCRIBERS_TAKE_BACKLOG);
+    addIf(all, transport instanceof SignalsArrivals, Capabilities.ARRIVAL_SIGNAL);
     if (transport instanceof CustomDispositions custom) {
       custom.dispositionNames().forEach(name -> all.add(Disposition.custom(name).capability()));
     }

@@ -22,6 +22,7 @@ import io.mailbox.connector.spi.ParkedRecords;
 import io.mailbox.connector.spi.Purging;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
+import io.mailbox.connector.spi.SignalsArrivals;
 import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
 import java.util.Collections;
@@ -174,10 +175,7 @@ public final class MailboxProvider {
     sender.setPublishTimeout(timeout);
   }
 
-  /**
-   * The watchdog per delivery attempt; {@link Duration#ZERO} switches it off (you own stuck
-   * callbacks).
-   */
+  /** The watchdog per delivery attempt; {@link Duration#ZERO} switches it off. */
   public void setDeliverySettleTimeout(Duration timeout) {
     if (timeout == null || timeout.isNegative()) {
       throw new MailboxException(
@@ -282,6 +280,13 @@ public final class MailboxProvider {
     return pull.fetch(address, options);
   }
 
+  /** Runs {@code signal} once {@code address} has a queued copy ({@link SignalsArrivals}). */
+  public Runnable onNextArrival(MailAddress address, Runnable signal) {
+    guard.requireStarted(started);
+    guard.requireOwnScheme(address);
+    return pull.onNextArrival(address, signal);
+  }
+
   /**
    * Settles a leased copy by its key and lease id (never by the sender's message id).
    *
@@ -293,10 +298,7 @@ public final class MailboxProvider {
     return pull.settle(address, key, leaseId, disposition);
   }
 
-  /**
-   * Whether the transport's broker answered lately, as its own probe says; {@link
-   * Reachability#DOWN} makes the snapshot offline.
-   */
+  /** Whether the broker answered lately (its probe's word); DOWN makes the snapshot offline. */
   public Reachability reachability() {
     return transport.reachability();
   }
@@ -346,9 +348,7 @@ public final class MailboxProvider {
 
   /**
    * Removes queued copies of {@code address} (never one in flight: it settles on its own): the one
-   * with copy key {@code key}, or every queued copy when {@code key} is null.
-   *
-   * @return how many were removed
+   * with copy key {@code key}, or every queued copy when {@code key} is null; returns how many.
    */
   public int removeQueued(MailAddress address, String key) {
     guard.requireOwnScheme(address);

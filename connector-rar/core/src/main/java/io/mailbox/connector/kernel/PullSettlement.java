@@ -10,6 +10,7 @@ import io.mailbox.connector.spi.Ids;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Peeking;
+import io.mailbox.connector.spi.SignalsArrivals;
 import io.mailbox.connector.spi.Transport;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,20 +57,33 @@ final class PullSettlement {
     }
     guard.require(Capabilities.LEASE);
     Duration timeout = options.effectiveAckTimeout();
-    List<Delivery> deliveries = new ArrayList<>();
     // One lease per copy, starting when that copy is handed out: each can be settled (or
     // reclaimed) on its own, and a slow multi-message fetch never re-takes its own early copies.
-    for (int i = 0; i < options.limit(); i++) {
-      Instant now = transport.clock().instant();
-      Lease lease = new Lease(Ids.next(), now, timeout.isZero() ? null : now.plus(timeout));
-      List<MailMessage> taken = transport.takeQueued(address, 1, lease, Stamps::handOut);
-      if (taken.isEmpty()) {
-        break;
-      }
-      traffic.of(address).delivered(1);
-      deliveries.add(new FetchedDeliveries.Leased(this, address, taken.get(0), lease));
+    List<Leasing.LeasedCopy> taken =
+        ((Leasing) transport)
+            .takeLeased(
+                address,
+                options.limit(),
+                () -> {
+                  Instant now = transport.clock().instant();
+                  return new Lease(Ids.next(), now, timeout.isZero() ? null : now.plus(timeout));
+                },
+                Stamps::handOut);
+    traffic.of(address).delivered(taken.size());
+    List<Delivery> deliveries = new ArrayList<>(taken.size());
+    for (Leasing.LeasedCopy leased : taken) {
+      deliveries.add(new FetchedDeliveries.Leased(this, address, leased.copy(), leased.lease()));
     }
     return deliveries;
+  }
+
+  /**
+   * Runs {@code signal} once {@code address} has a queued copy, at once when it has one now ({@code
+   * arrival-signal}, checked before anything is armed); returns what cancels it.
+   */
+  Runnable onNextArrival(MailAddress address, Runnable signal) {
+    guard.requireAt(Capabilities.ARRIVAL_SIGNAL, address);
+    return ((SignalsArrivals) transport).onNextArrival(address, signal);
   }
 
   /**

@@ -48,6 +48,10 @@ public final class LeaseTable<H> {
 
   private final Map<String, Leased<H>> byKey = new LinkedHashMap<>();
   private final Object lock;
+  // No lease in the table ends before this (null: none ends). A bound, not the exact minimum: a
+  // release leaves it where it was, and the next scan sets it again. So takeExpired, called before
+  // every leased hand-out, scans only once a lease may have ended, not every entry every time.
+  private Instant earliestExpiry;
 
   /** A table guarded by its own monitor. */
   public LeaseTable() {
@@ -66,6 +70,10 @@ public final class LeaseTable<H> {
   public void put(String key, MailAddress address, Lease lease, MailMessage copy, H handle) {
     Leased<H> entry = new Leased<>(key, address, lease, copy, handle);
     synchronized (lock) {
+      Instant expiry = lease.expiresAt();
+      if (expiry != null && (earliestExpiry == null || expiry.isBefore(earliestExpiry))) {
+        earliestExpiry = expiry;
+      }
       if (byKey.put(key, entry) != null) {
         byKey.remove(key); // a new hand-out goes to the end of the hand-out order
         byKey.put(key, entry);
@@ -103,14 +111,24 @@ public final class LeaseTable<H> {
   /** Removes and returns the expired entries of {@code address}, oldest hand-out first. */
   public List<Leased<H>> takeExpired(MailAddress address, Instant now) {
     synchronized (lock) {
+      if (earliestExpiry == null || now.isBefore(earliestExpiry)) {
+        return List.of();
+      }
       List<Leased<H>> expired = new ArrayList<>();
+      Instant earliestLeft = null;
       for (Iterator<Leased<H>> it = byKey.values().iterator(); it.hasNext(); ) {
         Leased<H> held = it.next();
         if (held.address().equals(address) && held.lease().isExpiredAt(now)) {
           it.remove();
           expired.add(held);
+        } else {
+          Instant expiry = held.lease().expiresAt();
+          if (expiry != null && (earliestLeft == null || expiry.isBefore(earliestLeft))) {
+            earliestLeft = expiry;
+          }
         }
       }
+      earliestExpiry = earliestLeft;
       return expired;
     }
   }

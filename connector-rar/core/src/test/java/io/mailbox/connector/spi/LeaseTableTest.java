@@ -6,6 +6,7 @@ import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The lease table the in-memory-lease transports share (mem, file, amqp). */
@@ -112,5 +113,54 @@ class LeaseTableTest {
         .extracting(LeaseTable.Leased::key)
         .containsExactly("k1", "k2", "k3", "k4");
     assertThat(table.size()).isZero();
+  }
+
+  /**
+   * takeExpired skips its scan while no lease can have ended (a bound kept as leases are put):
+   * 20,000 random hand-outs, releases and reclaims at random times over two addresses, each reclaim
+   * checked against a plain scan of a model.
+   */
+  @Test
+  void aReclaimTakesExactlyWhatAFullScanWouldUnderRandomOperations() {
+    java.util.Random random = new java.util.Random(21);
+    java.util.Map<String, Lease> model = new java.util.LinkedHashMap<>();
+    java.util.Map<String, MailAddress> addressOf = new java.util.HashMap<>();
+    Instant now = T0;
+    for (int step = 0; step < 20_000; step++) {
+      now = now.plusMillis(random.nextInt(50));
+      String key = "k" + random.nextInt(300);
+      MailAddress address = random.nextBoolean() ? QUEUE : OTHER;
+      switch (random.nextInt(4)) {
+        case 0, 1 -> {
+          Instant end = random.nextInt(10) == 0 ? null : now.plusMillis(random.nextInt(2_000));
+          Lease lease = new Lease("l" + step, now, end);
+          table.put(key, address, lease, MailMessage.to(address).id(key).body("{}").build(), key);
+          model.remove(key);
+          model.put(key, lease);
+          addressOf.put(key, address);
+        }
+        case 2 -> {
+          Lease held = model.get(key);
+          if (held != null && table.release(addressOf.get(key), key, held.id()).isPresent()) {
+            model.remove(key);
+          }
+        }
+        default -> {
+          Instant at = now;
+          List<String> expected =
+              model.entrySet().stream()
+                  .filter(e -> addressOf.get(e.getKey()).equals(address))
+                  .filter(e -> e.getValue().isExpiredAt(at))
+                  .map(java.util.Map.Entry::getKey)
+                  .toList();
+          assertThat(table.takeExpired(address, now))
+              .extracting(LeaseTable.Leased::key)
+              .as("step %d", step)
+              .containsExactlyElementsOf(expected);
+          expected.forEach(model::remove);
+        }
+      }
+    }
+    assertThat(table.size()).isEqualTo(model.size());
   }
 }

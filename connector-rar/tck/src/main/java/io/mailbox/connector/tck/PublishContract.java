@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * MBX-2009} ({@link #unanswering()}). Part of {@link ProviderContract}; not meant to be extended on
  * its own.
  */
-public abstract class PublishContract extends ContractFixture {
+public abstract class PublishContract extends ArrivalSignalContract {
   private static final String SECRET = "private-value-7f3a";
 
   @Test

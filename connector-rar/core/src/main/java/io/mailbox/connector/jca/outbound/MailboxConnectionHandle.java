@@ -82,6 +82,11 @@ final class MailboxConnectionHandle implements MailboxConnection {
   }
 
   @Override
+  public Runnable onNextArrival(MailAddress address, Runnable signal) {
+    return kernel().requireProvider(address.scheme()).onNextArrival(address, signal);
+  }
+
+  @Override
   public Snapshot snapshot() {
     return kernel().snapshot();
   }

@@ -20,6 +20,7 @@ import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.SignalsArrivals;
 import io.mailbox.connector.spi.TransportBase;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,7 +29,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The {@code mem:} provider: a broker simulated in this JVM's memory ({@link MemoryBus}). It
@@ -48,8 +52,10 @@ public final class MemoryProvider extends TransportBase
         Enumerating,
         Locating,
         ParkedRecords,
-        Removing {
+        Removing,
+        SignalsArrivals {
   public static final String SCHEME = "mem";
+  private static final Logger LOG = Logger.getLogger(MemoryProvider.class.getName());
 
   private static final ExecutorScheduler DEFAULT_SCHEDULER = new ExecutorScheduler();
 
@@ -77,7 +83,7 @@ public final class MemoryProvider extends TransportBase
                 "The mem: lease sweep",
                 scheduler,
                 leaseSweepInterval,
-                () -> bus.topics().forEach(entry -> entry.getValue().reclaimExpired(now())));
+                () -> bus.topics().forEach(entry -> reclaimExpired(entry.getValue())));
   }
 
   /** On the process-wide shared bus. */
@@ -125,9 +131,33 @@ public final class MemoryProvider extends TransportBase
 
   @Override
   public void send(MailAddress topic, MailMessage copy) {
-    List<Receiver> receivers = bus.topic(topic).receiversOrEnqueue(copy, now());
-    if (!receivers.isEmpty()) {
+    MemoryTopic queue = bus.topic(topic);
+    List<Receiver> receivers = queue.receiversOrEnqueue(copy, now());
+    if (receivers.isEmpty()) {
+      signalArrival(queue);
+    } else {
       dispatch(topic, copy, receivers);
+    }
+  }
+
+  @Override
+  public Runnable onNextArrival(MailAddress address, Runnable signal) {
+    MemoryTopic topic = bus.topic(address);
+    if (!topic.awaitArrival(signal)) {
+      signal.run();
+      return () -> {};
+    }
+    return () -> topic.cancelArrival(signal);
+  }
+
+  /** Gives the signals waiting at {@code topic} once it has a queued copy, outside its monitor. */
+  private static void signalArrival(MemoryTopic topic) {
+    for (Runnable signal : topic.dueArrivalSignals()) {
+      try {
+        signal.run();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "An arrival signal failed; the consumer polls instead", e);
+      }
     }
   }
 
@@ -141,9 +171,25 @@ public final class MemoryProvider extends TransportBase
   @Override
   public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
-    return bus.existing(address)
-        .map(topic -> topic.take(limit, lease, handOut, now()))
-        .orElse(List.of());
+    MemoryTopic topic = bus.existing(address).orElse(null);
+    if (topic == null) {
+      return List.of();
+    }
+    List<MailMessage> taken = topic.take(limit, lease, handOut, now());
+    signalArrival(topic); // what its lazy reclaim queued again and it left
+    return taken;
+  }
+
+  @Override
+  public List<LeasedCopy> takeLeased(
+      MailAddress address, int limit, Supplier<Lease> leases, UnaryOperator<MailMessage> handOut) {
+    MemoryTopic topic = bus.existing(address).orElse(null);
+    if (topic == null) {
+      return List.of();
+    }
+    List<LeasedCopy> taken = topic.takeLeased(limit, leases, handOut, now());
+    signalArrival(topic); // what its lazy reclaim queued again and it left
+    return taken;
   }
 
   @Override
@@ -158,7 +204,10 @@ public final class MemoryProvider extends TransportBase
 
   @Override
   public boolean requeue(MailAddress address, MailMessage copy) {
-    return bus.topic(address).requeue(copy);
+    MemoryTopic topic = bus.topic(address);
+    boolean queued = topic.requeue(copy);
+    signalArrival(topic);
+    return queued;
   }
 
   @Override
@@ -168,7 +217,13 @@ public final class MemoryProvider extends TransportBase
 
   @Override
   public long reclaimExpired(MailAddress address) {
-    return bus.existing(address).map(topic -> (long) topic.reclaimExpired(now())).orElse(0L);
+    return bus.existing(address).map(this::reclaimExpired).orElse(0L);
+  }
+
+  private long reclaimExpired(MemoryTopic topic) {
+    long reclaimed = topic.reclaimExpired(now());
+    signalArrival(topic);
+    return reclaimed;
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
+import io.mailbox.connector.spi.Leasing;
 import io.mailbox.connector.spi.Receiver;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -32,6 +34,10 @@ final class MemoryTopic {
   private final LeaseTable<Void> inFlight = new LeaseTable<>(this); // re-entered, not a second lock
   private final Map<String, MailMessage> parked = new LinkedHashMap<>();
   private final List<Receiver> subscribers = new CopyOnWriteArrayList<>();
+  // Fetching consumers waiting for the next queued copy (spi.SignalsArrivals); the flag lets a post
+  // skip them without this monitor when there are none, which is nearly always.
+  private final List<Runnable> arrivalSignals = new ArrayList<>();
+  private volatile boolean signalsWaiting;
   private Instant lastActivity;
   private boolean known;
 
@@ -91,21 +97,75 @@ final class MemoryTopic {
   synchronized List<MailMessage> take(
       int limit, Lease lease, UnaryOperator<MailMessage> handOut, Instant now) {
     if (lease != null) {
-      reclaimExpired(now);
+      return takeLeased(limit, () -> lease, handOut, now).stream()
+          .map(Leasing.LeasedCopy::copy)
+          .toList();
     }
-    // Sized for what can be taken: a fetch of one (every leased fetch) allocates no spare room.
+    // Sized for what can be taken: a fetch of one allocates no spare room.
     List<MailMessage> taken = new ArrayList<>(Math.min(limit, queue.size()));
     while (taken.size() < limit && !queue.isEmpty()) {
-      MailMessage copy = handOut.apply(queue.pollFirst());
-      if (lease != null) {
-        inFlight.put(key(copy), address, lease, copy, null);
-      }
-      taken.add(copy);
+      taken.add(handOut.apply(queue.pollFirst()));
     }
     if (!taken.isEmpty()) {
       lastActivity = now;
     }
     return taken;
+  }
+
+  /**
+   * Takes up to {@code limit} copies in one step, each in flight under the lease {@code leases}
+   * makes for it; expired leases are reclaimed first (the lazy sweep).
+   */
+  synchronized List<Leasing.LeasedCopy> takeLeased(
+      int limit, Supplier<Lease> leases, UnaryOperator<MailMessage> handOut, Instant now) {
+    reclaimExpired(now);
+    List<Leasing.LeasedCopy> taken = new ArrayList<>(Math.min(limit, queue.size()));
+    while (taken.size() < limit && !queue.isEmpty()) {
+      MailMessage copy = handOut.apply(queue.pollFirst());
+      Lease lease = leases.get();
+      inFlight.put(key(copy), address, lease, copy, null);
+      taken.add(new Leasing.LeasedCopy(copy, lease));
+    }
+    if (!taken.isEmpty()) {
+      lastActivity = now;
+    }
+    return taken;
+  }
+
+  /**
+   * Keeps {@code signal} for the next queued copy; false, keeping nothing, when a copy is queued
+   * now (the caller signals at once). One monitor with every enqueue: no copy slips between. A
+   * consumer waiting here makes the address known, as a subscriber does.
+   */
+  synchronized boolean awaitArrival(Runnable signal) {
+    known = true;
+    if (!queue.isEmpty()) {
+      return false;
+    }
+    arrivalSignals.add(signal);
+    signalsWaiting = true;
+    return true;
+  }
+
+  synchronized void cancelArrival(Runnable signal) {
+    arrivalSignals.remove(signal);
+    signalsWaiting = !arrivalSignals.isEmpty();
+  }
+
+  /** The signals to give now that a copy is queued (each once); run them outside this monitor. */
+  List<Runnable> dueArrivalSignals() {
+    if (!signalsWaiting) {
+      return List.of();
+    }
+    synchronized (this) {
+      if (queue.isEmpty() || arrivalSignals.isEmpty()) {
+        return List.of();
+      }
+      List<Runnable> due = List.copyOf(arrivalSignals);
+      arrivalSignals.clear();
+      signalsWaiting = false;
+      return due;
+    }
   }
 
   synchronized List<MailMessage> peek(int limit) {
