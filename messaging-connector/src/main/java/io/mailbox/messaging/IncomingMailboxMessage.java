@@ -180,7 +180,7 @@ public final class IncomingMailboxMessage implements Message<String> {
     if (!settled.compareAndSet(false, true)) {
       return;
     }
-    span.end(disposition.name().toLowerCase(java.util.Locale.ROOT), reason);
+    span.end(disposition.name(), reason); // lower case already: a disposition's name is checked
     try {
       delivery.settle(disposition);
     } catch (RuntimeException e) {

@@ -65,9 +65,9 @@ class MailboxPublisherArrivalTest {
 
     assertThat(armings).as("one arming per lull (and the first)").hasValue(51);
     assertThat(fetches.get()).as("no poll storm").isLessThanOrEqualTo(3 * 51);
-    assertThat(executor.getQueue())
-        .as("one poll timer at most, not one per lull (and the overdue watch)")
-        .hasSizeLessThanOrEqualTo(2);
+    // One poll timer and the overdue watch once the last wake-up ran; a timer per lull (51) never
+    // drains below that within the 10 minutes they wait.
+    waitUntil(() -> executor.getQueue().size() <= 2);
   }
 
   @Test

@@ -15,6 +15,7 @@ import java.util.UUID;
  */
 public final class MailMessage implements Serializable {
   private static final long serialVersionUID = 1L;
+  private static final String ABSENT = new String(); // "no send id", compared by identity
 
   private final String id;
   private final MailAddress to;
@@ -22,6 +23,10 @@ public final class MailMessage implements Serializable {
   private final String body;
   private final Map<String, String> headers;
   private final Map<String, String> meta;
+  // The send id, looked up once: the kernel and the providers read a copy's key at every hand-out
+  // and settlement. Null until then (ABSENT: no send id). A benign race, like String's hash: every
+  // thread that looks finds the same value.
+  private transient String sendIdLookup;
 
   private MailMessage(Builder builder) {
     this.id = builder.id != null ? builder.id : UUID.randomUUID().toString();
@@ -77,7 +82,12 @@ public final class MailMessage implements Serializable {
 
   /** The per-copy key minted at the send boundary, if this copy has passed it. */
   public Optional<String> sendId() {
-    return header(SystemHeaders.SEND_ID);
+    String found = sendIdLookup;
+    if (found == null) {
+      found = headers.getOrDefault(SystemHeaders.SEND_ID, ABSENT);
+      sendIdLookup = found;
+    }
+    return found == ABSENT ? Optional.empty() : Optional.of(found);
   }
 
   /** A builder pre-filled with this message, for stamping copies. */
