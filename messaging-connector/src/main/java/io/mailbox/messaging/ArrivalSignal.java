@@ -43,8 +43,11 @@ final class ArrivalSignal {
    * to arm one must not count as a failed read.
    */
   boolean arm() {
-    if (closed) {
+    if (closed || Boolean.FALSE.equals(providerSignals)) {
       return false;
+    }
+    if (armed.get()) {
+      return true; // no connection for nothing: every empty fetch of a waiting channel comes here
     }
     try (MailboxConnection connection = connections.get().getConnection()) {
       if (providerSignals == null) {

@@ -71,6 +71,29 @@ class MailboxPublisherArrivalTest {
   }
 
   @Test
+  void aHandlerNotReadyYetGetsItsMessageAgainAfterThePauseNotAtTheNextPoll() {
+    subscribe(
+        NEVER_POLLS,
+        message -> {
+          received.add(message);
+          if (received.size() == 1) { // a server still starting: the bean is not there yet
+            message.nack(
+                new IllegalStateException(
+                    new jakarta.ejb.EJBException(
+                        "Attempt to invoke when container is in Initializing")));
+          } else {
+            message.ack();
+          }
+        });
+    waitUntil(() -> armed.get() != null); // a 10-minute poll timer is pending now
+
+    post("early");
+
+    waitUntil(() -> received.size() == 2); // after the 1 s pause, not the poll's 10 minutes
+    assertThat(received.get(1).unwrap(Delivery.class).key()).isEqualTo("early");
+  }
+
+  @Test
   void aCancelledChannelDropsItsSignalAndTakesNothingMore() {
     AtomicReference<Subscription> subscription = subscribe(NEVER_POLLS);
     waitUntil(() -> armed.get() != null);
@@ -105,6 +128,11 @@ class MailboxPublisherArrivalTest {
   }
 
   private AtomicReference<Subscription> subscribe(Duration pollInterval) {
+    return subscribe(pollInterval, received::add);
+  }
+
+  private AtomicReference<Subscription> subscribe(
+      Duration pollInterval, java.util.function.Consumer<Message<?>> onNext) {
     ChannelSettings settings =
         new ChannelSettings(
             "placed-orders",
@@ -127,7 +155,7 @@ class MailboxPublisherArrivalTest {
                   subscription.set(s);
                   s.request(Long.MAX_VALUE);
                 },
-                received::add));
+                onNext));
     return subscription;
   }
 

@@ -144,7 +144,7 @@ public final class MemoryProvider extends TransportBase
   public Runnable onNextArrival(MailAddress address, Runnable signal) {
     MemoryTopic topic = bus.topic(address);
     if (!topic.awaitArrival(signal)) {
-      signal.run();
+      give(signal);
       return () -> {};
     }
     return () -> topic.cancelArrival(signal);
@@ -152,12 +152,14 @@ public final class MemoryProvider extends TransportBase
 
   /** Gives the signals waiting at {@code topic} once it has a queued copy, outside its monitor. */
   private static void signalArrival(MemoryTopic topic) {
-    for (Runnable signal : topic.dueArrivalSignals()) {
-      try {
-        signal.run();
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "An arrival signal failed; the consumer polls instead", e);
-      }
+    topic.dueArrivalSignals().forEach(MemoryProvider::give);
+  }
+
+  private static void give(Runnable signal) {
+    try {
+      signal.run();
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "An arrival signal failed; the consumer polls instead", e);
     }
   }
 
