@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
@@ -173,23 +174,22 @@ public final class MemoryProvider extends TransportBase
   @Override
   public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
-    MemoryTopic topic = bus.existing(address).orElse(null);
-    if (topic == null) {
-      return List.of();
-    }
-    List<MailMessage> taken = topic.take(limit, lease, handOut, now());
-    signalArrival(topic); // what its lazy reclaim queued again and it left
-    return taken;
+    return takeFrom(address, topic -> topic.take(limit, lease, handOut, now()));
   }
 
   @Override
   public List<LeasedCopy> takeLeased(
       MailAddress address, int limit, Supplier<Lease> leases, UnaryOperator<MailMessage> handOut) {
+    return takeFrom(address, topic -> topic.takeLeased(limit, leases, handOut, now()));
+  }
+
+  /** A take at an address's topic, if it has one; then the signals for what is still queued. */
+  private <T> List<T> takeFrom(MailAddress address, Function<MemoryTopic, List<T>> take) {
     MemoryTopic topic = bus.existing(address).orElse(null);
     if (topic == null) {
       return List.of();
     }
-    List<LeasedCopy> taken = topic.takeLeased(limit, leases, handOut, now());
+    List<T> taken = take.apply(topic);
     signalArrival(topic); // what its lazy reclaim queued again and it left
     return taken;
   }
