@@ -10,10 +10,10 @@ import java.util.logging.Logger;
 
 /**
  * A fetching channel's wait for the next copy queued at its address, where the provider signals
- * arrivals ({@value Capabilities#ARRIVAL_SIGNAL}: {@code mem:}). Armed when a fetch finds the queue
- * empty, it wakes the channel once a copy is queued: a lull's first message is taken at once
- * instead of at the next poll, and the poll interval is left as a safety net. At most one signal is
- * armed at a time.
+ * arrivals ({@value Capabilities#ARRIVAL_SIGNAL}: {@code mem:}, {@code file:}). Armed when a fetch
+ * finds the queue empty, it wakes the channel once a copy is queued: a lull's first message is
+ * taken at once instead of at the next poll, and the poll interval is left as a safety net. At most
+ * one signal is armed at a time.
  */
 final class ArrivalSignal {
   private static final Logger LOG = Logger.getLogger(ArrivalSignal.class.getName());

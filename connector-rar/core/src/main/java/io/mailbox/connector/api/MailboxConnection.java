@@ -104,9 +104,10 @@ public interface MailboxConnection extends AutoCloseable {
 
   /**
    * Runs {@code signal} once, as soon as {@code address} has a queued copy (at once when it has one
-   * now), where its provider can tell ({@value Capabilities#ARRIVAL_SIGNAL}: {@code mem:}): a
-   * fetching consumer waits for it instead of polling an empty queue. The signal runs on the thread
-   * that queued the copy and must only hand work off. {@code MBX-1007} where the provider cannot.
+   * now), where its provider can tell ({@value Capabilities#ARRIVAL_SIGNAL}: {@code mem:}, {@code
+   * file:}): a fetching consumer waits for it instead of polling an empty queue. The signal runs on
+   * the thread that queued the copy and must only hand work off. {@code MBX-1007} where the
+   * provider cannot.
    *
    * @return cancels the signal if it has not run yet
    */

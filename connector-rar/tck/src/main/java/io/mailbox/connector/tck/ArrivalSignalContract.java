@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The conformance kit's arrival signals ({@code arrival-signal}, {@code spi.SignalsArrivals}): a
  * signal runs once, as soon as its address has a queued copy — at once when it has one, on the next
- * post, on a copy given back — never again for the same arming, never after it was cancelled, and a
- * failing signal never fails the post. Also here: a fetch of several leased copies gives each its
- * own lease. Skipped where the provider does not declare the capability. Part of {@link
- * ProviderContract}; not meant to be extended on its own.
+ * post, on a copy given back or a reclaimed lease — never again for the same arming, never after it
+ * was cancelled, and a failing signal never fails the post. Also here: a fetch of several leased
+ * copies gives each its own lease. Skipped where the provider does not declare the capability. Part
+ * of {@link ProviderContract}; not meant to be extended on its own.
  */
 public abstract class ArrivalSignalContract extends ContractFixture {
 
@@ -68,6 +68,24 @@ public abstract class ArrivalSignalContract extends ContractFixture {
     assertThat(signals).as("the only copy is in flight").hasValue(0);
 
     assertThat(leased.settle(Disposition.UNHANDLED)).isTrue();
+
+    await("signalled", () -> signals.get() == 1);
+  }
+
+  @Test
+  void aReclaimedLeaseSignalsTheConsumersWaitingForTheQueue() throws InterruptedException {
+    assumeCapability(Capabilities.ARRIVAL_SIGNAL);
+    assumeCapability(Capabilities.RECOVER);
+    MailAddress inbox = address("reclaimed");
+    provider.post(letter(inbox, "a"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 1);
+    provider.fetch(inbox, FetchOptions.leased(java.time.Duration.ofMillis(50)));
+    AtomicInteger signals = new AtomicInteger();
+    provider.onNextArrival(inbox, signals::incrementAndGet);
+
+    Thread.sleep(150); // the lease has ended; nothing has taken the copy back yet
+    assertThat(signals).hasValue(0);
+    provider.recover(inbox);
 
     await("signalled", () -> signals.get() == 1);
   }

@@ -8,6 +8,7 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
+import io.mailbox.connector.spi.ArrivalSignals;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
@@ -18,6 +19,7 @@ import io.mailbox.connector.spi.Receiver;
 import io.mailbox.connector.spi.Recovering;
 import io.mailbox.connector.spi.Removing;
 import io.mailbox.connector.spi.Scheduler;
+import io.mailbox.connector.spi.SignalsArrivals;
 import io.mailbox.connector.spi.TransportBase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,7 +55,13 @@ import java.util.logging.Logger;
  * (at least once).
  */
 public final class FileProvider extends TransportBase
-    implements Peeking, Recovering, Enumerating, Locating, ParkedRecords, Removing {
+    implements Peeking,
+        Recovering,
+        Enumerating,
+        Locating,
+        ParkedRecords,
+        Removing,
+        SignalsArrivals {
   public static final String SCHEME = "file";
 
   private static final Logger LOG = Logger.getLogger(FileProvider.class.getName());
@@ -63,6 +71,8 @@ public final class FileProvider extends TransportBase
   private final Set<String> broadcasting = ConcurrentHashMap.newKeySet();
   private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
+  // Consumers waiting for a copy this process queues (another writer's file: at their next poll).
+  private final Map<MailAddress, ArrivalSignals> arrivals = new ConcurrentHashMap<>();
 
   public FileProvider(Path root, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
@@ -116,8 +126,25 @@ public final class FileProvider extends TransportBase
     }
     mail.write(file, copy, false);
     lastActivity.put(topic, now());
-    if (!receivers.isEmpty()) {
+    if (receivers.isEmpty()) {
+      signalArrival(topic);
+    } else {
       dispatch(topic, copy, receivers);
+    }
+  }
+
+  @Override
+  public Runnable onNextArrival(MailAddress address, Runnable signal) {
+    return arrivals
+        .computeIfAbsent(address, a -> new ArrivalSignals())
+        .await(() -> !waiting(address).isEmpty(), signal);
+  }
+
+  /** Gives the signals waiting at {@code address} (outside this provider's monitor). */
+  private void signalArrival(MailAddress address) {
+    ArrivalSignals waitingThere = arrivals.get(address);
+    if (waitingThere != null) {
+      waitingThere.queued(() -> !waiting(address).isEmpty());
     }
   }
 
@@ -138,7 +165,7 @@ public final class FileProvider extends TransportBase
   public synchronized List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     if (lease != null) {
-      reclaimExpired(address);
+      dropExpiredLeases(address); // no signal: this taker is the one looking
     }
     List<MailMessage> taken = new ArrayList<>();
     for (MailFolder.Entry entry : waiting(address)) {
@@ -187,7 +214,15 @@ public final class FileProvider extends TransportBase
   }
 
   @Override
-  public synchronized boolean requeue(MailAddress address, MailMessage copy) {
+  public boolean requeue(MailAddress address, MailMessage copy) {
+    boolean queued = putBack(address, copy);
+    if (queued) {
+      signalArrival(address);
+    }
+    return queued;
+  }
+
+  private synchronized boolean putBack(MailAddress address, MailMessage copy) {
     String key = copy.sendId().orElseThrow();
     broadcasting.remove(key);
     if (leases.holds(key)) {
@@ -210,19 +245,20 @@ public final class FileProvider extends TransportBase
         record,
         true);
     // The original copy leaves the queue: parked records are never handed out again.
-    mail.fileOf(address, key)
-        .ifPresent(
-            file -> {
-              try {
-                Files.deleteIfExists(file);
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            });
+    mail.fileOf(address, key).ifPresent(mail::delete);
   }
 
   @Override
-  public synchronized long reclaimExpired(MailAddress address) {
+  public long reclaimExpired(MailAddress address) {
+    long reclaimed = dropExpiredLeases(address);
+    if (reclaimed > 0) {
+      signalArrival(address);
+    }
+    return reclaimed;
+  }
+
+  /** Their files are unread: they are queued again. */
+  private synchronized long dropExpiredLeases(MailAddress address) {
     return leases.takeExpired(address, now()).size();
   }
 
@@ -265,12 +301,8 @@ public final class FileProvider extends TransportBase
     int removed = 0;
     for (MailFolder.Entry entry : mail.entries(mail.folder(address).resolve(MailFolder.PARKED))) {
       if (key == null || entry.key().equals(key)) {
-        try {
-          Files.deleteIfExists(entry.file());
-          removed++;
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        mail.delete(entry.file());
+        removed++;
       }
     }
     return removed;
@@ -287,12 +319,8 @@ public final class FileProvider extends TransportBase
     int removed = 0;
     for (MailFolder.Entry entry : waiting(address)) {
       if (key == null || entry.key().equals(key)) {
-        try {
-          Files.deleteIfExists(entry.file());
-          removed++;
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        mail.delete(entry.file());
+        removed++;
       }
     }
     return removed;
@@ -304,12 +332,8 @@ public final class FileProvider extends TransportBase
     for (MailAddress address : addresses()) {
       for (MailFolder.Entry entry : mail.entries(mail.folder(address))) {
         if (!entry.read()) {
-          try {
-            Files.deleteIfExists(entry.file());
-            dropped++;
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
+          mail.delete(entry.file());
+          dropped++;
         }
       }
     }
@@ -325,8 +349,7 @@ public final class FileProvider extends TransportBase
     return mail.archive(address, now().minus(olderThan).toEpochMilli());
   }
 
-  // ---- status
-  // --------------------------------------------------------------------------------------
+  // ---- status ----------------------------------------------------------------------------------
 
   /** Every address with a folder that holds mail or is in use here. */
   private List<MailAddress> addresses() {

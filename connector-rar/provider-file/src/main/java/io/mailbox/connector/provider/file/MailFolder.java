@@ -75,6 +75,15 @@ final class MailFolder {
     }
   }
 
+  /** Removes a message file if it is still there. */
+  void delete(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Deleting " + file + " failed", e);
+    }
+  }
+
   /** The readable message files of {@code folder}, in name (time) order. */
   List<Entry> entries(Path folder) {
     if (!Files.isDirectory(folder)) {

@@ -32,8 +32,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The {@code mem:} provider: a broker simulated in this JVM's memory ({@link MemoryBus}). It
@@ -56,7 +54,6 @@ public final class MemoryProvider extends TransportBase
         Removing,
         SignalsArrivals {
   public static final String SCHEME = "mem";
-  private static final Logger LOG = Logger.getLogger(MemoryProvider.class.getName());
 
   private static final ExecutorScheduler DEFAULT_SCHEDULER = new ExecutorScheduler();
 
@@ -144,24 +141,12 @@ public final class MemoryProvider extends TransportBase
   @Override
   public Runnable onNextArrival(MailAddress address, Runnable signal) {
     MemoryTopic topic = bus.topic(address);
-    if (!topic.awaitArrival(signal)) {
-      give(signal);
-      return () -> {};
-    }
-    return () -> topic.cancelArrival(signal);
+    return topic.arrivals().await(topic::queuedForAWaitingConsumer, signal);
   }
 
-  /** Gives the signals waiting at {@code topic} once it has a queued copy, outside its monitor. */
+  /** Gives the signals waiting at {@code topic}, outside its monitor, when a copy is queued. */
   private static void signalArrival(MemoryTopic topic) {
-    topic.dueArrivalSignals().forEach(MemoryProvider::give);
-  }
-
-  private static void give(Runnable signal) {
-    try {
-      signal.run();
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "An arrival signal failed; the consumer polls instead", e);
-    }
+    topic.arrivals().queued(topic::hasQueued);
   }
 
   @Override

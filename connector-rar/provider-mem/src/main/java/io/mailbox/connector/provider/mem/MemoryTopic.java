@@ -5,6 +5,7 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.SystemHeaders;
+import io.mailbox.connector.spi.ArrivalSignals;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
 import io.mailbox.connector.spi.Leasing;
@@ -34,10 +35,7 @@ final class MemoryTopic {
   private final LeaseTable<Void> inFlight = new LeaseTable<>(this); // re-entered, not a second lock
   private final Map<String, MailMessage> parked = new LinkedHashMap<>();
   private final List<Receiver> subscribers = new CopyOnWriteArrayList<>();
-  // Fetching consumers waiting for the next queued copy (spi.SignalsArrivals); the flag lets a post
-  // skip them without this monitor when there are none, which is nearly always.
-  private final List<Runnable> arrivalSignals = new ArrayList<>();
-  private volatile boolean signalsWaiting;
+  private final ArrivalSignals arrivals = new ArrivalSignals(); // fetching consumers waiting
   private Instant lastActivity;
   private boolean known;
 
@@ -132,40 +130,22 @@ final class MemoryTopic {
     return taken;
   }
 
+  /** The consumers waiting for this address's next queued copy. */
+  ArrivalSignals arrivals() {
+    return arrivals;
+  }
+
   /**
-   * Keeps {@code signal} for the next queued copy; false, keeping nothing, when a copy is queued
-   * now (the caller signals at once). One monitor with every enqueue: no copy slips between. A
-   * consumer waiting here makes the address known, as a subscriber does.
+   * Whether a copy is queued, asked for a consumer that will wait here otherwise: that makes the
+   * address known, as a subscriber does.
    */
-  synchronized boolean awaitArrival(Runnable signal) {
+  synchronized boolean queuedForAWaitingConsumer() {
     known = true;
-    if (!queue.isEmpty()) {
-      return false;
-    }
-    arrivalSignals.add(signal);
-    signalsWaiting = true;
-    return true;
+    return !queue.isEmpty();
   }
 
-  synchronized void cancelArrival(Runnable signal) {
-    arrivalSignals.remove(signal);
-    signalsWaiting = !arrivalSignals.isEmpty();
-  }
-
-  /** The signals to give now that a copy is queued (each once); run them outside this monitor. */
-  List<Runnable> dueArrivalSignals() {
-    if (!signalsWaiting) {
-      return List.of();
-    }
-    synchronized (this) {
-      if (queue.isEmpty() || arrivalSignals.isEmpty()) {
-        return List.of();
-      }
-      List<Runnable> due = List.copyOf(arrivalSignals);
-      arrivalSignals.clear();
-      signalsWaiting = false;
-      return due;
-    }
+  synchronized boolean hasQueued() {
+    return !queue.isEmpty();
   }
 
   synchronized List<MailMessage> peek(int limit) {
