@@ -32,7 +32,14 @@ public final class ArrivalSignals {
   public Runnable await(BooleanSupplier queuedNow, Runnable signal) {
     synchronized (this) {
       anyWaiting = true;
-      if (!queuedNow.getAsBoolean()) {
+      boolean queued;
+      try {
+        queued = queuedNow.getAsBoolean();
+      } catch (RuntimeException e) {
+        anyWaiting = !waiting.isEmpty(); // nothing kept: posts need not look for it
+        throw e;
+      }
+      if (!queued) {
         waiting.add(signal);
         return () -> cancel(signal);
       }
@@ -49,7 +56,7 @@ public final class ArrivalSignals {
    * each other for ever).
    */
   public void queued(BooleanSupplier queuedNow) {
-    if (!anyWaiting || !queuedNow.getAsBoolean()) {
+    if (!anyWaiting || !lookedQueued(queuedNow)) {
       return;
     }
     List<Runnable> due;
@@ -59,6 +66,16 @@ public final class ArrivalSignals {
       anyWaiting = false;
     }
     due.forEach(ArrivalSignals::give);
+  }
+
+  /** A look that fails counts as "queued": a needless wake-up costs a fetch, a failure the post. */
+  private static boolean lookedQueued(BooleanSupplier queuedNow) {
+    try {
+      return queuedNow.getAsBoolean();
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "Looking at the queue failed; waking its consumers anyway", e);
+      return true;
+    }
   }
 
   private synchronized void cancel(Runnable signal) {

@@ -69,4 +69,27 @@ class ArrivalSignalsTest {
     signals.queued(() -> true);
     assertThat(runs).hasValue(1);
   }
+
+  @Test
+  void aLookThatFailsWakesTheWaitingInsteadOfFailingThePostAndAFailedAwaitKeepsNothing() {
+    AtomicInteger runs = new AtomicInteger();
+    signals.await(() -> false, runs::incrementAndGet);
+    signals.queued(
+        () -> {
+          throw new java.io.UncheckedIOException(new java.io.IOException("listing failed"));
+        });
+    assertThat(runs).as("woken: a needless fetch, never a failed post").hasValue(1);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                signals.await(
+                    () -> {
+                      throw new IllegalStateException("listing failed");
+                    },
+                    runs::incrementAndGet))
+        .isInstanceOf(IllegalStateException.class);
+    AtomicInteger looks = new AtomicInteger();
+    signals.queued(() -> looks.incrementAndGet() > 0);
+    assertThat(looks).as("nobody waits: a post does not look").hasValue(0);
+  }
 }

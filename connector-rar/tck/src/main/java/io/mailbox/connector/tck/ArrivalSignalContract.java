@@ -91,6 +91,24 @@ public abstract class ArrivalSignalContract extends ContractFixture {
   }
 
   @Test
+  void whatALeasedFetchTakesBackAndLeavesSignalsTheConsumersWaiting() throws InterruptedException {
+    assumeCapability(Capabilities.ARRIVAL_SIGNAL);
+    MailAddress inbox = address("taken-back");
+    provider.post(letter(inbox, "a"));
+    provider.post(letter(inbox, "b"));
+    await("queued", () -> provider.status(inbox).unreadCount() == 2);
+    provider.fetch(inbox, FetchOptions.leased(java.time.Duration.ofMillis(50)).limit(2));
+    AtomicInteger signals = new AtomicInteger();
+    provider.onNextArrival(inbox, signals::incrementAndGet);
+    Thread.sleep(150); // both leases have ended
+
+    // The fetch's own sweep takes both back and hands one out: the other is for the waiting one.
+    assertThat(provider.fetch(inbox, FetchOptions.leased().limit(1))).hasSize(1);
+
+    await("signalled", () -> signals.get() == 1);
+  }
+
+  @Test
   void aFetchOfSeveralLeasedCopiesGivesEachALeaseOfItsOwn() {
     assumeCapability(Capabilities.LEASE);
     MailAddress inbox = address("several");

@@ -8,7 +8,6 @@ import io.mailbox.connector.api.LocatedCopy;
 import io.mailbox.connector.api.MailAddress;
 import io.mailbox.connector.api.MailMessage;
 import io.mailbox.connector.api.MailboxException;
-import io.mailbox.connector.spi.ArrivalSignals;
 import io.mailbox.connector.spi.Enumerating;
 import io.mailbox.connector.spi.Lease;
 import io.mailbox.connector.spi.LeaseTable;
@@ -71,8 +70,8 @@ public final class FileProvider extends TransportBase
   private final Set<String> broadcasting = ConcurrentHashMap.newKeySet();
   private final Map<MailAddress, List<Receiver>> subscribers = new ConcurrentHashMap<>();
   private final Map<MailAddress, Instant> lastActivity = new ConcurrentHashMap<>();
-  // Consumers waiting for a copy this process queues (another writer's file: at their next poll).
-  private final Map<MailAddress, ArrivalSignals> arrivals = new ConcurrentHashMap<>();
+  private final WaitingConsumers arrivals =
+      new WaitingConsumers(address -> !waiting(address).isEmpty());
 
   public FileProvider(Path root, Clock clock, Scheduler scheduler) {
     super(clock, scheduler);
@@ -135,17 +134,12 @@ public final class FileProvider extends TransportBase
 
   @Override
   public Runnable onNextArrival(MailAddress address, Runnable signal) {
-    return arrivals
-        .computeIfAbsent(address, a -> new ArrivalSignals())
-        .await(() -> !waiting(address).isEmpty(), signal);
+    return arrivals.await(address, signal);
   }
 
   /** Gives the signals waiting at {@code address} (outside this provider's monitor). */
   private void signalArrival(MailAddress address) {
-    ArrivalSignals waitingThere = arrivals.get(address);
-    if (waitingThere != null) {
-      waitingThere.queued(() -> !waiting(address).isEmpty());
-    }
+    arrivals.queued(address);
   }
 
   @Override
@@ -162,11 +156,16 @@ public final class FileProvider extends TransportBase
   }
 
   @Override
-  public synchronized List<MailMessage> takeQueued(
+  public List<MailMessage> takeQueued(
       MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     if (lease != null) {
-      dropExpiredLeases(address); // no signal: this taker is the one looking
+      reclaimExpired(address); // the lazy sweep, outside the take: it signals who waits
     }
+    return take(address, limit, lease, handOut);
+  }
+
+  private synchronized List<MailMessage> take(
+      MailAddress address, int limit, Lease lease, UnaryOperator<MailMessage> handOut) {
     List<MailMessage> taken = new ArrayList<>();
     for (MailFolder.Entry entry : waiting(address)) {
       if (taken.size() == limit) {
