@@ -19,7 +19,14 @@ import java.util.function.ToLongFunction;
  *   <li>heap after GC: at most {@value #HEAP_RELATIVE} times the reference, or the reference plus
  *       {@value #HEAP_SLACK_MB} MB, whichever is more;
  *   <li>each bookkeeping size: at most {@value #SIZE_RELATIVE} times the reference, or the
- *       reference plus {@value #SIZE_SLACK} entries, whichever is more.
+ *       reference plus {@value #SIZE_SLACK} entries, whichever is more;
+ *   <li>{@value #DEDUPE_SIGHTINGS} (every row of the dedupe window's table, expired ones until the
+ *       next sweep) may also reach what the window can hold at the last checkpoint's rate: the
+ *       sightings of one window plus those expired since the last sweep, which runs every window,
+ *       so two windows of posts, with the same tolerance. It is a saw-tooth between one and two
+ *       windows whose height follows the rate, and the rate still climbs after the reference
+ *       checkpoints (measured: 2,453 at most in them, 4,698 at the end at 2,527 msg/s). A sweep
+ *       that stops keeps every sighting: 20,000 at the end of the short run, far over the bound.
  * </ul>
  *
  * <p>It does not catch growth that slows down over the run (logarithmic) or stays under the slack:
@@ -31,6 +38,7 @@ final class Flatness {
   static final double SIZE_RELATIVE = 1.5;
   static final long SIZE_SLACK = 200;
   static final String HEAP = "heap after GC";
+  static final String DEDUPE_SIGHTINGS = "jdbc.seen";
 
   private Flatness() {}
 
@@ -74,19 +82,34 @@ final class Flatness {
     }
     for (String series : series(checkpoints)) {
       ToLongFunction<Checkpoint> value = value(series);
-      long last = value.applyAsLong(checkpoints.get(checkpoints.size() - 1));
-      if (last > limit(series, reference(checkpoints, value))) {
+      Checkpoint end = checkpoints.get(checkpoints.size() - 1);
+      long last = value.applyAsLong(end);
+      long limit = limit(series, reference(checkpoints, value));
+      if (DEDUPE_SIGHTINGS.equals(series)) {
+        limit = Math.max(limit, limit(series, twoWindowsOfPosts(end.rate())));
+      }
+      if (last > limit) {
         growing.add(series);
       }
     }
     return growing;
   }
 
+  /** The sightings the dedupe window holds at most between two sweeps, at {@code rate}. */
+  static long twoWindowsOfPosts(double rate) {
+    return (long) Math.ceil(rate * 2 * SoakRig.DEDUPE_WINDOW.toMillis() / 1000.0);
+  }
+
   static String rule() {
     return String.format(
         "flat = value at the last checkpoint <= max(%.2f x, +%d MB) of the reference for heap after"
             + " GC, <= max(%.1f x, +%d) of it for each bookkeeping size; reference = the largest"
-            + " value of checkpoints 2 to n/2",
-        HEAP_RELATIVE, HEAP_SLACK_MB, SIZE_RELATIVE, SIZE_SLACK);
+            + " value of checkpoints 2 to n/2 (for "
+            + DEDUPE_SIGHTINGS
+            + " at least two dedupe windows of posts at the last rate)",
+        HEAP_RELATIVE,
+        HEAP_SLACK_MB,
+        SIZE_RELATIVE,
+        SIZE_SLACK);
   }
 }

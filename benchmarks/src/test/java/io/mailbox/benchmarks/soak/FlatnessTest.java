@@ -44,4 +44,25 @@ class FlatnessTest {
     assertThat(Flatness.growing(run(i -> i == 1 ? 2 * MB : 40 * MB, i -> i == 1 ? 0 : 500)))
         .isEmpty();
   }
+
+  @Test
+  void theDedupeWindowsSawToothIsNotGrowthButAStoppedSweepIs() {
+    // Session 27's CI: the sightings at each checkpoint, the rate climbing to about 2,500 msg/s.
+    long[] seen = {2_040, 1_640, 2_352, 2_453, 2_351, 4_391, 4_081, 3_571, 2_658, 4_698};
+    assertThat(Flatness.growing(sightings(i -> seen[i - 1], 2_527))).isEmpty();
+
+    assertThat(Flatness.growing(sightings(i -> i * 2_000L, 2_527)))
+        .as("no sweep: every sighting kept")
+        .containsExactly(Flatness.DEDUPE_SIGHTINGS);
+  }
+
+  private static List<Checkpoint> sightings(IntToLongFunction seen, double rate) {
+    List<Checkpoint> checkpoints = new ArrayList<>();
+    for (int i = 1; i <= 10; i++) {
+      checkpoints.add(
+          new Checkpoint(
+              i * 2000, rate, 10 * MB, Map.of(Flatness.DEDUPE_SIGHTINGS, seen.applyAsLong(i))));
+    }
+    return checkpoints;
+  }
 }
