@@ -98,11 +98,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
     private final PushedCopies pushed;
     // Fetching where the provider signals arrivals: woken by the next queued copy, not the timer.
     private final ArrivalSignal arrival;
-    // When the earliest timer still to wake the drain is due (Long.MAX_VALUE: none). A signal or an
-    // ack may wake the drain before it, and a pass that finds the queue empty again must not leave
-    // one more timer behind each time; a pass that needs an earlier wake-up (a pause's end) gets
-    // it.
-    private final AtomicLong timerDueAt = new AtomicLong(Long.MAX_VALUE);
+    private final WakeUpTimer timer = new WakeUpTimer(executor, this::wakeUp);
     private volatile long pausedUntilMillis;
     private volatile boolean cancelled;
     // When a slot counts as overdue (see overdueAfterMillis), computed once, not per message.
@@ -158,34 +154,7 @@ final class MailboxPublisher implements Publisher<Message<?>> {
       if (delay.isZero()) {
         wakeUp();
       } else {
-        wakeUpAfter(delay);
-      }
-    }
-
-    /**
-     * Schedules a wake-up unless a timer is due no later: the pass that one wakes schedules again
-     * what it still needs. A refused schedule leaves no timer counted as pending.
-     */
-    private void wakeUpAfter(Duration delay) {
-      long due = System.currentTimeMillis() + delay.toMillis();
-      long pending;
-      do {
-        pending = timerDueAt.get();
-        if (pending <= due) {
-          return;
-        }
-      } while (!timerDueAt.compareAndSet(pending, due));
-      try {
-        executor.schedule(
-            () -> {
-              timerDueAt.compareAndSet(due, Long.MAX_VALUE);
-              wakeUp();
-            },
-            delay.toMillis(),
-            TimeUnit.MILLISECONDS);
-      } catch (RuntimeException refused) {
-        timerDueAt.compareAndSet(due, Long.MAX_VALUE);
-        throw refused;
+        timer.after(delay);
       }
     }
 

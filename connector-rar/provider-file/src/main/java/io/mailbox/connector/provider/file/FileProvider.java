@@ -126,7 +126,7 @@ public final class FileProvider extends TransportBase
     mail.write(file, copy, false);
     lastActivity.put(topic, now());
     if (receivers.isEmpty()) {
-      signalArrival(topic);
+      arrivals.queued(topic);
     } else {
       dispatch(topic, copy, receivers);
     }
@@ -135,11 +135,6 @@ public final class FileProvider extends TransportBase
   @Override
   public Runnable onNextArrival(MailAddress address, Runnable signal) {
     return arrivals.await(address, signal);
-  }
-
-  /** Gives the signals waiting at {@code address} (outside this provider's monitor). */
-  private void signalArrival(MailAddress address) {
-    arrivals.queued(address);
   }
 
   @Override
@@ -216,7 +211,7 @@ public final class FileProvider extends TransportBase
   public boolean requeue(MailAddress address, MailMessage copy) {
     boolean queued = putBack(address, copy);
     if (queued) {
-      signalArrival(address);
+      arrivals.queued(address);
     }
     return queued;
   }
@@ -251,7 +246,7 @@ public final class FileProvider extends TransportBase
   public long reclaimExpired(MailAddress address) {
     long reclaimed = dropExpiredLeases(address);
     if (reclaimed > 0) {
-      signalArrival(address);
+      arrivals.queued(address);
     }
     return reclaimed;
   }
