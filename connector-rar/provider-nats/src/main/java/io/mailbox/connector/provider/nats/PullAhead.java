@@ -23,8 +23,12 @@ final class PullAhead {
   static final int BATCH = 256;
   static final int AHEAD = 3;
   // A request counts as ended this long after its expiry (its last messages may still be on the
-  // way); the drain of a stopping reader waits at most the pull wait plus this.
+  // way); the drain of a stopping reader waits at most the pull wait plus this and the stop grace
+  // after its last request (0.75 s).
   private static final long GRACE_NANOS = Duration.ofMillis(100).toNanos();
+  // A stopping reader waits this much longer still: what it misses is held until the ack wait.
+  // The client may be short of CPU (a busy host) and parse the last messages late.
+  private static final long STOP_GRACE_NANOS = Duration.ofMillis(400).toNanos();
 
   private static final class Pull {
     final long endsAtNanos;
@@ -38,6 +42,8 @@ final class PullAhead {
   private final JetStreamSubscription subscription;
   private final Duration wait;
   private final Deque<Pull> outstanding = new ArrayDeque<>();
+  private boolean anySent;
+  private long lastEndsAtNanos;
 
   PullAhead(JetStreamSubscription subscription, Duration wait) {
     this.subscription = subscription;
@@ -64,7 +70,9 @@ final class PullAhead {
     forgetEnded();
     while (room && outstanding.size() < AHEAD && queued() < BATCH) {
       subscription.pullExpiresIn(BATCH, wait);
-      outstanding.addLast(new Pull(System.nanoTime() + wait.toNanos() + GRACE_NANOS));
+      lastEndsAtNanos = System.nanoTime() + wait.toNanos() + GRACE_NANOS;
+      anySent = true;
+      outstanding.addLast(new Pull(lastEndsAtNanos));
     }
   }
 
@@ -91,24 +99,34 @@ final class PullAhead {
   }
 
   /**
-   * Stops asking: waits out the requests outstanding and returns what they still brought, with
-   * everything already waiting in the client's queue.
+   * Stops asking: waits out the requests sent and returns what they still brought, with everything
+   * already waiting in the client's queue.
+   *
+   * <p>Only the clock says when the last request has ended: the counts per request can be off (a
+   * request that ended here may have its messages taken later and charged to the next one), and a
+   * message that arrives after the reader unsubscribed is dropped by the client while the server
+   * holds it as delivered until the ack wait. A request's end (a status, {@code null} here) is
+   * skipped, not taken for the end of the queue.
    */
   List<Message> drain() throws InterruptedException {
     List<Message> left = new ArrayList<>();
-    while (outstanding() > 0) {
-      Message message = subscription.nextMessage(Duration.ofMillis(20));
-      if (message != null) {
-        received(message, left);
+    if (anySent) {
+      long until = lastEndsAtNanos + STOP_GRACE_NANOS;
+      while (until - System.nanoTime() > 0) {
+        Message message = subscription.nextMessage(Duration.ofMillis(20));
+        if (message != null) {
+          left.add(message);
+        }
       }
     }
-    while (queued() > 0) {
+    long giveUpAt = System.nanoTime() + STOP_GRACE_NANOS;
+    while (queued() > 0 && giveUpAt - System.nanoTime() > 0) {
       Message message = subscription.nextMessage(Duration.ofMillis(1));
-      if (message == null) {
-        break; // a request's end, not a message
+      if (message != null) {
+        left.add(message);
       }
-      left.add(message);
     }
+    outstanding.clear();
     return left;
   }
 
