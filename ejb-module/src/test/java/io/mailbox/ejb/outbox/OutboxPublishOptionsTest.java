@@ -23,7 +23,7 @@ class OutboxPublishOptionsTest {
       IntegrationEventDefinition.define("orders.placed", 1, "orders.placed.v1", d -> d);
   private static final String SECRET = "private-value-7f3a";
 
-  private final OutboxRelayTest.MutableClock clock = new OutboxRelayTest.MutableClock();
+  private final MutableClock clock = new MutableClock();
   private final OutboxRows rows =
       new OutboxRows(clock, topic -> "mem:events@shop/" + topic, 262_144);
   private final InMemoryOutboxStore store = new InMemoryOutboxStore();

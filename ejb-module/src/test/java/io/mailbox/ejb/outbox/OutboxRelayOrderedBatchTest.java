@@ -2,7 +2,6 @@ package io.mailbox.ejb.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mailbox.ejb.outbox.OutboxRelayTest.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,16 +2,11 @@ package io.mailbox.ejb.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The relay's rules (reference: "The relay"), on an in-memory store. */
@@ -38,29 +33,8 @@ class OutboxRelayTest {
       };
   private int sequence;
 
-  private final List<String> reported = new ArrayList<>();
-  private final RelayListener listener =
-      new RelayListener() {
-        @Override
-        public void published(String topic) {
-          reported.add("published:" + topic);
-        }
-
-        @Override
-        public void publishFailed(String topic) {
-          reported.add("failed:" + topic);
-        }
-
-        @Override
-        public void poisoned(String topic) {
-          reported.add("poisoned:" + topic);
-        }
-
-        @Override
-        public void overlap(String kind) {
-          reported.add("overlap:" + kind);
-        }
-      };
+  private final RecordingRelayListener listener = new RecordingRelayListener();
+  private final List<String> reported = listener.events;
 
   private OutboxRelay relay(RelaySettings settings) {
     return new OutboxRelay(store, publisher, settings, clock, "relay-1", listener, finishing());
@@ -406,116 +380,5 @@ class OutboxRelayTest {
             "poisoned:orders.placed.v1",
             "overlap:fenced");
     assertThat(reported.get(3)).isEqualTo("overlap:fenced");
-  }
-
-  @Test
-  void rowsOfDistinctKeysArePublishedInOneCallAndAKeysNextRowInTheNextWave() {
-    List<List<String>> calls = new ArrayList<>();
-    OutboxPublisher batching =
-        new OutboxPublisher() {
-          @Override
-          public void publish(OutboxRow row) {
-            throw new AssertionError("the relay publishes batches");
-          }
-
-          @Override
-          public List<Exception> publishAll(List<OutboxRow> rows) {
-            calls.add(rows.stream().map(OutboxRow::id).toList());
-            return java.util.Collections.nCopies(rows.size(), null);
-          }
-        };
-    OutboxRelay relay =
-        new OutboxRelay(
-            store, batching, RelaySettings.defaults(), clock, "relay-1", listener, finishing());
-    row("a1", "a");
-    row("b1", "b");
-    row("u1", null);
-    row("a2", "a");
-    row("c1", "c");
-
-    SweepResult result = relay.sweep();
-
-    assertThat(calls)
-        .as("one claim; the second call starts after the first was answered")
-        .containsExactly(List.of("a1", "b1", "u1", "c1"), List.of("a2"));
-    assertThat(result.published()).isEqualTo(5);
-    assertThat(store.count(OutboxStatus.SENT)).isEqualTo(5);
-  }
-
-  @Test
-  void aBatchWhoseCallFailsRetriesEveryRowInItAndBlocksTheirKeys() {
-    OutboxPublisher refusing =
-        new OutboxPublisher() {
-          @Override
-          public void publish(OutboxRow row) {}
-
-          @Override
-          public List<Exception> publishAll(List<OutboxRow> rows) {
-            return java.util.Collections.nCopies(rows.size(), new IllegalStateException("down"));
-          }
-        };
-    OutboxRelay relay =
-        new OutboxRelay(
-            store, refusing, RelaySettings.defaults(), clock, "relay-1", listener, finishing());
-    row("a1", "a");
-    row("b1", "b");
-    row("a2", "a");
-
-    SweepResult result = relay.sweep();
-
-    assertThat(result.retried()).isEqualTo(2);
-    assertThat(result.blocked()).as("a2 waits behind a1").isEqualTo(1);
-    assertThat(store.find("a2").orElseThrow().attempts()).isZero();
-  }
-
-  @Test
-  void settingsThatLeaveNoRoomForAPublishAreRefused() {
-    RelaySettings d = RelaySettings.defaults();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () ->
-                new RelaySettings(
-                    d.scanLimit(),
-                    d.publishLimit(),
-                    d.maxAttempts(),
-                    d.baseBackoff(),
-                    d.maxBackoff(),
-                    d.claimLease(),
-                    d.maxClockSkew(),
-                    Duration.ofSeconds(20),
-                    Duration.ofSeconds(5),
-                    Duration.ofSeconds(30),
-                    d.maxEnvelopeBytes(),
-                    d.retainSent()))
-        .hasMessageContaining("sweepDeadline");
-  }
-
-  /** A clock tests move by hand. */
-  static final class MutableClock extends Clock {
-    private final AtomicLong millis =
-        new AtomicLong(Instant.parse("2026-11-30T10:00:00Z").toEpochMilli());
-
-    void advance(Duration duration) {
-      millis.addAndGet(duration.toMillis());
-    }
-
-    @Override
-    public long millis() {
-      return millis.get();
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis.get());
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

@@ -2,7 +2,6 @@ package io.mailbox.ejb.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mailbox.ejb.outbox.OutboxRelayTest.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -255,5 +254,37 @@ class OutboxRelayWavesTest {
     assertThat(calls).containsExactly(List.of("a1"));
     assertThat(result.blocked()).isEqualTo(1);
     assertThat(store.get("a2").leaseUntil()).as("given back").isZero();
+  }
+
+  /** Rows of distinct keys share one call; a key's next row goes in the next wave. */
+  @Test
+  void rowsOfDistinctKeysArePublishedInOneCallAndAKeysNextRowInTheNextWave() {
+    row("a1", "a");
+    row("b1", "b");
+    row("u1", null);
+    row("a2", "a");
+    row("c1", "c");
+
+    SweepResult result = relay().sweep();
+
+    assertThat(calls)
+        .as("one claim; the second call starts after the first was answered")
+        .containsExactly(List.of("a1", "b1", "u1", "c1"), List.of("a2"));
+    assertThat(result.published()).isEqualTo(5);
+    assertThat(store.count(OutboxStatus.SENT)).isEqualTo(5);
+  }
+
+  @Test
+  void aBatchWhoseCallFailsRetriesEveryRowInItAndBlocksTheirKeys() {
+    refused.addAll(List.of("a1", "b1", "a2"));
+    row("a1", "a");
+    row("b1", "b");
+    row("a2", "a");
+
+    SweepResult result = relay().sweep();
+
+    assertThat(result.retried()).isEqualTo(2);
+    assertThat(result.blocked()).as("a2 waits behind a1").isEqualTo(1);
+    assertThat(store.find("a2").orElseThrow().attempts()).isZero();
   }
 }

@@ -81,4 +81,25 @@ class RelaySettingsTest {
     assertThat(D.backoffAfter(3)).isEqualTo(Duration.ofSeconds(4));
     assertThat(D.backoffAfter(30)).isEqualTo(D.maxBackoff());
   }
+
+  @Test
+  void settingsThatLeaveNoRoomForAPublishAreRefused() {
+    RelaySettings d = RelaySettings.defaults();
+    assertThatThrownBy(
+            () ->
+                new RelaySettings(
+                    d.scanLimit(),
+                    d.publishLimit(),
+                    d.maxAttempts(),
+                    d.baseBackoff(),
+                    d.maxBackoff(),
+                    d.claimLease(),
+                    d.maxClockSkew(),
+                    Duration.ofSeconds(20),
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(30),
+                    d.maxEnvelopeBytes(),
+                    d.retainSent()))
+        .hasMessageContaining("sweepDeadline");
+  }
 }

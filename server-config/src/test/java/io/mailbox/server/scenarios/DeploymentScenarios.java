@@ -78,10 +78,6 @@ abstract class DeploymentScenarios {
     }
   }
 
-  private Deployment deployment() {
-    return deployment;
-  }
-
   @Test
   @Order(1)
   void theConsoleSignInPageAnswersAndTheApiRequiresSignIn() throws Exception {
@@ -101,19 +97,19 @@ abstract class DeploymentScenarios {
   @Order(1)
   void readinessAndLivenessAnswerWithEachCheckOncePerServer() throws Exception {
     HttpResponse<String> ready =
-        send(HttpRequest.newBuilder(deployment().health().resolve("/health/ready")).build());
+        send(HttpRequest.newBuilder(deployment.health().resolve("/health/ready")).build());
     assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
     HttpResponse<String> live =
-        send(HttpRequest.newBuilder(deployment().health().resolve("/health/live")).build());
+        send(HttpRequest.newBuilder(deployment.health().resolve("/health/live")).build());
     assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
     // The console war registers the server's checks; the example bundles the same module.
-    long expected = deployment().registersEarChecks() ? 1 : 0;
+    long expected = deployment.registersEarChecks() ? 1 : 0;
     assertThat(occurrences(ready.body(), "mailbox-adapter")).as(ready.body()).isEqualTo(expected);
     assertThat(occurrences(ready.body(), "mailbox-outbox")).isEqualTo(expected);
     assertThat(occurrences(live.body(), "mailbox-adapter-live"))
         .as(live.body())
         .isEqualTo(expected);
-    if (deployment().registersEarChecks()) {
+    if (deployment.registersEarChecks()) {
       assertThat(ready.body().replaceAll("\\s", ""))
           .as("the adapter's check names its providers' reachability")
           .contains("\"provider.jdbc\":\"up\"");
@@ -288,7 +284,7 @@ abstract class DeploymentScenarios {
   @Order(7)
   void anOperatorSignsInToTheConsoleAndSeesTheApplicationsAddresses() throws Exception {
     try (ConsoleBrowser browser = new ConsoleBrowser()) {
-      browser.open(deployment().base().resolve("/console/").toString());
+      browser.open(deployment.base().resolve("/console/").toString());
       browser.signIn(ServerScript.OPERATOR, ServerScript.PASSWORD);
       browser.waitFor("addresses");
       browser.waitForGridCell("jdbc://orders@shop/placed");
@@ -298,7 +294,7 @@ abstract class DeploymentScenarios {
       browser.screenshot(
           Path.of(System.getProperty("mailbox.repository"))
               .resolve("server-config/target/screenshots")
-              .resolve(deployment().server().toLowerCase(Locale.ROOT).replace(' ', '-') + ".png"));
+              .resolve(deployment.server().toLowerCase(Locale.ROOT).replace(' ', '-') + ".png"));
     }
   }
 
@@ -330,7 +326,7 @@ abstract class DeploymentScenarios {
     assertThat(done.test(list))
         .as(
             "%s on %s: %s of order %s, within %s; now %s",
-            deployment().server(), name, name, order, DELIVERY, list)
+            deployment.server(), name, name, order, DELIVERY, list)
         .isTrue();
   }
 
@@ -344,20 +340,20 @@ abstract class DeploymentScenarios {
     }
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     assertThat(done.test(response.body()))
-        .as("%s on %s within %s: %s", path, deployment().server(), DELIVERY, response.body())
+        .as("%s on %s within %s: %s", path, deployment.server(), DELIVERY, response.body())
         .isTrue();
   }
 
   private HttpResponse<String> get(String path, boolean signedIn) throws Exception {
-    HttpRequest.Builder request = request(path).GET();
-    if (signedIn) {
-      request.header("Authorization", operator());
-    }
-    return send(request.build());
+    return call(request(path).GET(), signedIn);
   }
 
   private HttpResponse<String> post(String path, boolean signedIn) throws Exception {
-    HttpRequest.Builder request = request(path).POST(HttpRequest.BodyPublishers.noBody());
+    return call(request(path).POST(HttpRequest.BodyPublishers.noBody()), signedIn);
+  }
+
+  private static HttpResponse<String> call(HttpRequest.Builder request, boolean signedIn)
+      throws Exception {
     if (signedIn) {
       request.header("Authorization", operator());
     }
@@ -365,8 +361,7 @@ abstract class DeploymentScenarios {
   }
 
   HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(deployment().base().resolve(path))
-        .timeout(Duration.ofSeconds(30));
+    return HttpRequest.newBuilder(deployment.base().resolve(path)).timeout(Duration.ofSeconds(30));
   }
 
   static HttpResponse<String> send(HttpRequest request) throws Exception {
