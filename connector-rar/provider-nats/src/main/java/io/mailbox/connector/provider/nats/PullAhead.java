@@ -23,8 +23,8 @@ final class PullAhead {
   static final int BATCH = 256;
   static final int AHEAD = 3;
   // A request counts as ended this long after its expiry (its last messages may still be on the
-  // way); the drain of a stopping reader waits at most the pull wait plus this and the stop grace
-  // after its last request (0.75 s).
+  // way). A stopping reader's drain waits until the pull wait plus this and the stop grace have
+  // passed since its last request (0.75 s), then at most the stop grace more for what is queued.
   private static final long GRACE_NANOS = Duration.ofMillis(100).toNanos();
   // A stopping reader waits this much longer still: what it misses is held until the ack wait.
   // The client may be short of CPU (a busy host) and parse the last messages late.
@@ -106,7 +106,9 @@ final class PullAhead {
    * request that ended here may have its messages taken later and charged to the next one), and a
    * message that arrives after the reader unsubscribed is dropped by the client while the server
    * holds it as delivered until the ack wait. A request's end (a status, {@code null} here) is
-   * skipped, not taken for the end of the queue.
+   * skipped, not taken for the end of the queue. An error status (the consumer deleted) throws, as
+   * in {@link #nextBatch}: the caller hands back nothing then, and the server redelivers after the
+   * ack wait.
    */
   List<Message> drain() throws InterruptedException {
     List<Message> left = new ArrayList<>();
