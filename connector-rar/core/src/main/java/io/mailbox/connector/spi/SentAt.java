@@ -32,20 +32,33 @@ public final class SentAt {
       lastFormatted = second;
     }
     int nano = instant.getNano();
-    int digits = nano == 0 ? 0 : nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
-    int fraction = digits == 3 ? nano / 1_000_000 : digits == 6 ? nano / 1_000 : nano;
     String prefix = second.text();
-    char[] text = new char[prefix.length() + (digits == 0 ? 1 : digits + 2)];
-    prefix.getChars(0, prefix.length(), text, 0);
-    int at = text.length - 1;
-    text[at] = 'Z';
-    if (digits > 0) {
-      for (int i = 0; i < digits; i++, fraction /= 10) {
-        text[--at] = (char) ('0' + fraction % 10);
-      }
-      text[--at] = '.';
+    // The fraction in groups of three digits, as Instant.toString() writes it, from a table of the
+    // thousand groups: one concatenation allocates the result once (a char[] filled by hand was
+    // then copied again into the string).
+    if (nano == 0) {
+      return prefix + "Z";
     }
-    return new String(text);
+    String millis = GROUPS[nano / 1_000_000];
+    int belowMillis = nano % 1_000_000;
+    if (belowMillis == 0) {
+      return prefix + "." + millis + "Z";
+    }
+    String micros = GROUPS[belowMillis / 1_000];
+    int belowMicros = belowMillis % 1_000;
+    if (belowMicros == 0) {
+      return prefix + "." + millis + micros + "Z";
+    }
+    return prefix + "." + millis + micros + GROUPS[belowMicros] + "Z";
+  }
+
+  /** "000" to "999". */
+  private static final String[] GROUPS = new String[1_000];
+
+  static {
+    for (int i = 0; i < GROUPS.length; i++) {
+      GROUPS[i] = String.format("%03d", i);
+    }
   }
 
   /**
