@@ -177,11 +177,7 @@ final class SmokeServer {
 
   /** POSTs an order to the example ({@code path} with its query). */
   static HttpResponse<String> placeOrder(String path) throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create(url(path)))
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return post(path);
   }
 
   static HttpResponse<String> postWithKey(String path, String key) throws Exception {
