@@ -57,7 +57,7 @@ public final class SentAt {
 
   static {
     for (int i = 0; i < GROUPS.length; i++) {
-      GROUPS[i] = String.format("%03d", i);
+      GROUPS[i] = Integer.toString(1_000 + i).substring(1); // no Formatter at class load
     }
   }
 
